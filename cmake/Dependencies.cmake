@@ -1,0 +1,15 @@
+# Every dependency comes from a Debian 12 package (scripts/install-deps.sh installs them);
+# nothing is downloaded at configure or build time.
+find_package(Threads REQUIRED)
+find_package(absl REQUIRED)                      # libabsl-dev: Status, strings, flat_hash_map
+find_package(TBB REQUIRED)                       # libtbb-dev: parallel pre-tokenization
+find_package(Boost 1.74 REQUIRED COMPONENTS regex)  # libboost-regex-dev: reference pre-tokenizer
+find_package(ICU REQUIRED COMPONENTS uc i18n)   # libicu-dev: Unicode for Boost.Regex, table generator
+find_package(nlohmann_json 3.10 REQUIRED)        # nlohmann-json3-dev: vocab.json, manifests
+find_package(CLI11 REQUIRED)                     # libcli11-dev: the command line
+if(BPEFORGE_BUILD_TESTS)
+  find_package(GTest REQUIRED)                   # libgtest-dev
+endif()
+if(BPEFORGE_BUILD_BENCH)
+  find_package(benchmark REQUIRED)               # libbenchmark-dev
+endif()
