@@ -1,0 +1,29 @@
+// Progress lines on stderr: rewritten in place on a terminal, plain lines (at most one every
+// few seconds) in a log.
+#ifndef BPEFORGE_CLI_PROGRESS_H_
+#define BPEFORGE_CLI_PROGRESS_H_
+
+#include <chrono>
+#include <mutex>
+#include "absl/strings/string_view.h"
+
+namespace bpeforge {
+
+class Progress {
+ public:
+  explicit Progress(bool enabled);
+  ~Progress() { Finish(); }
+  void Update(absl::string_view line);
+  void Finish();  // ends a rewritten line before the summary is printed
+
+ private:
+  bool enabled_;
+  bool tty_;
+  bool dirty_ = false;
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CLI_PROGRESS_H_

@@ -1,0 +1,91 @@
+#include "core/gpt2_files.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "core/atomic_file.h"
+#include "core/byte_unicode.h"
+
+namespace bpeforge {
+
+std::string FormatVocabJson(const Vocab& vocab) {
+  std::string out = "{\n";
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    absl::StrAppend(&out, "  ", nlohmann::json(BytesToGpt2(vocab[id])).dump(), ": ", id,
+                    id + 1 < vocab.size() ? ",\n" : "\n");
+  }
+  out += "}\n";
+  return out;
+}
+
+std::string FormatMergesTxt(const Merges& merges) {
+  std::string out;
+  for (const Merge& m : merges) {
+    absl::StrAppend(&out, BytesToGpt2(m.first), " ", BytesToGpt2(m.second), "\n");
+  }
+  return out;
+}
+
+absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not valid JSON at byte ", e.byte, ": ", e.what()));
+  }
+  if (!json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
+  }
+  Vocab vocab(json.size());
+  std::vector<bool> seen(json.size(), false);
+  for (const auto& [key, value] : json.items()) {
+    if (!value.is_number_unsigned() || value.get<uint64_t>() >= json.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": token ", nlohmann::json(key).dump(), " has id ", value.dump(),
+          "; ids must be integers 0..", json.size() - 1));
+    }
+    const auto id = value.get<size_t>();
+    if (seen[id]) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": id ", id, " is used twice"));
+    }
+    absl::StatusOr<std::string> bytes = Gpt2ToBytes(key);
+    if (!bytes.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": ", bytes.status().message()));
+    }
+    seen[id] = true;
+    vocab[id] = *std::move(bytes);
+  }
+  return vocab;
+}
+
+absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  Merges merges;
+  size_t line_no = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || (line_no == 1 && line.substr(0, 8) == "#version")) continue;
+    std::vector<absl::string_view> parts = absl::StrSplit(line, ' ');
+    if (parts.size() != 2 || parts[0].empty() || parts[1].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", line_no, ": expected two tokens separated by one space, got \"", line, "\""));
+    }
+    absl::StatusOr<std::string> left = Gpt2ToBytes(parts[0]);
+    absl::StatusOr<std::string> right = Gpt2ToBytes(parts[1]);
+    if (!left.ok() || !right.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_no, ": ",
+                       (left.ok() ? right.status() : left.status()).message()));
+    }
+    merges.emplace_back(*std::move(left), *std::move(right));
+  }
+  return merges;
+}
+
+}  // namespace bpeforge

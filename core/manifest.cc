@@ -1,0 +1,47 @@
+#include "core/manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "core/atomic_file.h"
+#include "core/vocab.h"
+
+namespace bpeforge {
+
+std::string FormatManifestJson(const Manifest& manifest) {
+  nlohmann::ordered_json j;
+  j["format"] = "bpeforge";
+  j["version"] = 1;
+  j["pattern"] = std::string(PatternName(manifest.pattern));
+  j["special_tokens"] = manifest.special_tokens;
+  j["layout"] = std::string(IdLayoutName(manifest.layout));
+  j["vocab_size"] = manifest.vocab_size;
+  j["vocab"] = kVocabFile;
+  j["merges"] = kMergesFile;
+  return j.dump(2) + "\n";
+}
+
+absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (j.value("format", "") != "bpeforge") {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": not a bpeforge manifest"));
+    }
+    Manifest m;
+    absl::StatusOr<Pattern> pattern = ParsePattern(j.at("pattern").get<std::string>());
+    if (!pattern.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", pattern.status().message()));
+    m.pattern = *pattern;
+    m.special_tokens = j.at("special_tokens").get<std::vector<std::string>>();
+    absl::StatusOr<IdLayout> layout = ParseIdLayout(j.at("layout").get<std::string>());
+    if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
+    m.layout = *layout;
+    m.vocab_size = j.at("vocab_size").get<size_t>();
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": malformed manifest: ", e.what()));
+  }
+}
+
+}  // namespace bpeforge

@@ -1,0 +1,31 @@
+// The small manifest written beside vocab.json and merges.txt, so that a trained directory
+// says how to use it (pattern, special tokens, id layout) without further flags.
+#ifndef BPEFORGE_CORE_MANIFEST_H_
+#define BPEFORGE_CORE_MANIFEST_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/pretokenizer.h"
+#include "core/types.h"
+
+namespace bpeforge {
+
+inline constexpr char kManifestFile[] = "bpeforge.json";
+inline constexpr char kVocabFile[] = "vocab.json";
+inline constexpr char kMergesFile[] = "merges.txt";
+
+struct Manifest {
+  Pattern pattern = Pattern::kGpt2;
+  std::vector<std::string> special_tokens;
+  IdLayout layout = IdLayout::kBytesFirst;
+  size_t vocab_size = 0;
+};
+
+std::string FormatManifestJson(const Manifest& manifest);
+absl::StatusOr<Manifest> ReadManifest(const std::string& path);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CORE_MANIFEST_H_

@@ -1,0 +1,22 @@
+// The BPE merge loop: repeatedly merge the most frequent adjacent pair of symbols.
+#ifndef BPEFORGE_CORE_MERGE_LOOP_H_
+#define BPEFORGE_CORE_MERGE_LOOP_H_
+
+#include <cstddef>
+#include <functional>
+
+#include "core/types.h"
+#include "core/word_table.h"
+
+namespace bpeforge {
+
+// Learns up to `max_merges` merges from `words` (consumed: its runs are rewritten).
+// Counts are weighted by word count; a tie goes to the lexicographically greater pair of
+// byte strings (left first, then right). Stops early when no pair is left.
+// `progress`, if set, is called now and then with the number of merges done so far.
+Merges LearnMerges(WordTable& words, size_t max_merges,
+                   const std::function<void(size_t)>& progress = nullptr);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CORE_MERGE_LOOP_H_

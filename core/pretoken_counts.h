@@ -1,0 +1,27 @@
+// Counting pre-tokens: the first phase of training.
+#ifndef BPEFORGE_CORE_PRETOKEN_COUNTS_H_
+#define BPEFORGE_CORE_PRETOKEN_COUNTS_H_
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "core/pretokenizer.h"
+#include "core/special_tokens.h"
+
+namespace bpeforge {
+
+// Pre-token bytes -> number of occurrences. Lookups take string_view, so counting an
+// already-known pre-token allocates nothing.
+using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
+
+// Adds the pre-tokens of `text` to `counts`: special tokens are cut out (they never take
+// part in merges) and every piece between them is pre-tokenized. Returns the number of
+// pre-tokens seen.
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, PreTokenCounts* counts);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CORE_PRETOKEN_COUNTS_H_

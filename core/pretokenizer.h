@@ -1,0 +1,44 @@
+// Pre-tokenization: splitting text into the pieces inside which merges may happen.
+//
+// Three patterns are known, with the semantics of Python's `regex` module:
+//   gpt2   '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+//   cl100k and o200k: the GPT-4 and GPT-4o patterns (see PatternRegex).
+// Every pattern matches at every position, so the pre-tokens tile the text exactly.
+#ifndef BPEFORGE_CORE_PRETOKENIZER_H_
+#define BPEFORGE_CORE_PRETOKENIZER_H_
+
+#include <memory>
+#include "absl/strings/string_view.h"
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+
+namespace bpeforge {
+
+enum class Pattern { kGpt2, kCl100k, kO200k };
+
+absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // "gpt2", "cl100k", "o200k"
+absl::string_view PatternName(Pattern pattern);
+// The pattern as written for Python's `regex` module (and tiktoken).
+absl::string_view PatternRegex(Pattern pattern);
+
+class PreTokenizer {
+ public:
+  virtual ~PreTokenizer() = default;
+
+  // Calls `sink` with every pre-token of `text`, in order. `text` must be valid UTF-8
+  // (callers validate first); on invalid bytes the result is unspecified but memory-safe.
+  virtual void Split(absl::string_view text,
+                     absl::FunctionRef<void(absl::string_view)> sink) const = 0;
+};
+
+// The reference definition: Boost.Regex over ICU, slow but obviously right.
+std::unique_ptr<PreTokenizer> MakeRegexPreTokenizer(Pattern pattern);
+
+// The production pre-tokenizer: a hand-written matcher that yields exactly the pre-tokens
+// of the reference.
+std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CORE_PRETOKENIZER_H_

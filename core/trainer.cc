@@ -1,0 +1,51 @@
+#include "core/trainer.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/merge_loop.h"
+#include "core/special_tokens.h"
+#include "core/utf8.h"
+#include "core/vocab.h"
+
+namespace bpeforge {
+
+absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
+  for (const std::string& t : config.special_tokens) {
+    if (t.empty()) return absl::InvalidArgumentError("a special token must not be empty");
+    if (FindInvalidUtf8(t)) {
+      return absl::InvalidArgumentError(absl::StrCat("special token is not valid UTF-8: ", t));
+    }
+  }
+  const size_t specials = SpecialTokens(config.special_tokens).tokens().size();
+  if (config.vocab_size < 256 + specials) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("vocab size ", config.vocab_size, " is smaller than 256 bytes + ", specials,
+                     " special tokens = ", 256 + specials));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                        const TrainerConfig& config,
+                                        const std::function<void(size_t)>& progress) {
+  if (absl::Status s = ValidateTrainerConfig(config); !s.ok()) return s;
+  Trained out;
+  out.special_tokens = SpecialTokens(config.special_tokens).tokens();
+
+  WordTable words;
+  size_t distinct = 0, bytes = 0;
+  for (const PreTokenCounts* c : counts) {
+    distinct += c->size();
+    for (const auto& [word, n] : *c) bytes += word.size();
+  }
+  words.Reserve(distinct, bytes);
+  for (const PreTokenCounts* c : counts) {
+    for (const auto& [word, n] : *c) {
+      if (word.size() > 1) words.Add(word, n);  // one byte: no pair to count
+    }
+  }
+  out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress);
+  out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
+  return out;
+}
+
+}  // namespace bpeforge

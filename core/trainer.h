@@ -1,0 +1,39 @@
+// Training from pre-token counts, separated from all I/O: the parallel driver (and any
+// other front end) counts pre-tokens and hands them here.
+#ifndef BPEFORGE_CORE_TRAINER_H_
+#define BPEFORGE_CORE_TRAINER_H_
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/pretoken_counts.h"
+#include "core/types.h"
+
+namespace bpeforge {
+
+struct TrainerConfig {
+  size_t vocab_size = 0;
+  std::vector<std::string> special_tokens;  // duplicates are used once
+  IdLayout layout = IdLayout::kBytesFirst;
+};
+
+struct Trained {
+  Vocab vocab;
+  Merges merges;
+  std::vector<std::string> special_tokens;  // distinct, in given order
+};
+
+// Checks the config: no empty special token, vocab_size >= 256 + distinct specials.
+absl::Status ValidateTrainerConfig(const TrainerConfig& config);
+
+// Learns merges until 256 + specials + merges reaches vocab_size or no pair is left.
+absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                        const TrainerConfig& config,
+                                        const std::function<void(size_t)>& progress = nullptr);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CORE_TRAINER_H_

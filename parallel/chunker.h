@@ -1,0 +1,31 @@
+// Cutting a text into chunks that can be pre-tokenized independently with exactly the
+// result of one pass over the whole text.
+#ifndef BPEFORGE_PARALLEL_CHUNKER_H_
+#define BPEFORGE_PARALLEL_CHUNKER_H_
+
+#include <cstddef>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "core/special_tokens.h"
+
+namespace bpeforge {
+
+// True if position `pos` (0 < pos < text.size()) is a safe cut:
+//  * no special-token occurrence can span it: the bytes on either side form no pair that
+//    occurs inside any special token; so special-token scanning restarts cleanly there;
+//  * and the pre-tokenizer restarts there: either a special token starts at `pos`, or an
+//    ASCII letter is followed by ' ' or '\n'. Under the gpt2, cl100k and o200k patterns no
+//    pre-token contains a letter followed by white space (only the optional leading space
+//    or punctuation comes before letters), and no alternative looks past that white space
+//    from a match that starts earlier, so a pass over text[pos:] makes the same pre-tokens.
+bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials);
+
+// Offsets 0 = c0 < c1 < ... < ck = text.size() of safe cuts about `target` bytes apart
+// (a chunk grows past `target` until a safe cut is found). An empty text gives {0, 0}.
+std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens& specials,
+                                    size_t target);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_PARALLEL_CHUNKER_H_

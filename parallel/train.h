@@ -1,0 +1,47 @@
+// The whole training job: map the inputs, count pre-tokens in parallel, learn merges.
+#ifndef BPEFORGE_PARALLEL_TRAIN_H_
+#define BPEFORGE_PARALLEL_TRAIN_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/trainer.h"
+#include "parallel/parallel_count.h"
+
+namespace bpeforge {
+
+struct TrainOptions {
+  std::vector<std::string> inputs;
+  TrainerConfig trainer;
+  Pattern pattern = Pattern::kGpt2;
+  int threads = 0;               // 0: all hardware threads
+  size_t chunk_bytes = 4 << 20;  // results do not depend on it
+  // Human-readable progress lines ("pre-tokenizing: 41% ..."), from any thread.
+  std::function<void(absl::string_view)> progress;
+};
+
+struct TrainStats {
+  uint64_t bytes = 0;
+  uint64_t pretokens = 0;
+  uint64_t distinct_pretokens = 0;
+  uint64_t merges = 0;
+  double pretokenize_seconds = 0;
+  double merge_seconds = 0;
+  double total_seconds = 0;
+  int threads = 0;
+};
+
+struct TrainResult {
+  Trained trained;
+  TrainStats stats;
+};
+
+absl::StatusOr<TrainResult> Train(const TrainOptions& options);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_PARALLEL_TRAIN_H_
