@@ -1,0 +1,73 @@
+// Safe cuts: pre-tokenizing chunk by chunk gives exactly the pre-tokens of one pass.
+#include "parallel/chunker.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/pretokenizer.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+std::vector<std::string> Pieces(const PreTokenizer& p, const SpecialTokens& specials,
+                                absl::string_view text) {
+  std::vector<std::string> out;
+  specials.Split(
+      text, [&](absl::string_view piece) {
+        p.Split(piece, [&](absl::string_view t) { out.emplace_back(t); });
+      },
+      [&](size_t index) { out.push_back("<special " + std::to_string(index) + ">"); });
+  return out;
+}
+
+TEST(ChunkerTest, EveryChunkingGivesThePiecesOfOnePass) {
+  const SpecialTokens specials({"<|endoftext|>", "<|endoftext|><|endoftext|>", "e f"});
+  for (Pattern pattern : {Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k}) {
+    auto regex = MakeRegexPreTokenizer(pattern);
+    for (uint64_t seed = 0; seed < 40; ++seed) {
+      testing::TextGenOptions gen;
+      gen.fragments = 400;
+      gen.special_tokens = specials.tokens();
+      const std::string text = testing::RandomText(seed, gen);
+      const std::vector<std::string> whole = Pieces(*regex, specials, text);
+      for (size_t target : {size_t{1}, size_t{5}, size_t{64}}) {
+        std::vector<size_t> bounds = FindChunkBounds(text, specials, target);
+        ASSERT_EQ(bounds.front(), 0u);
+        ASSERT_EQ(bounds.back(), text.size());
+        ASSERT_GT(bounds.size(), 2u) << "no safe cut found in seed " << seed;
+        std::vector<std::string> joined;
+        for (size_t i = 0; i + 1 < bounds.size(); ++i) {
+          auto part = Pieces(*regex, specials,
+                             absl::string_view(text).substr(bounds[i], bounds[i + 1] - bounds[i]));
+          joined.insert(joined.end(), part.begin(), part.end());
+        }
+        ASSERT_EQ(joined, whole) << PatternName(pattern) << " seed " << seed << " target "
+                                 << target;
+      }
+    }
+  }
+}
+
+TEST(ChunkerTest, NeverCutsInsideASpecialToken) {
+  const SpecialTokens specials({"ab cd"});
+  const std::string text = "xx ab cd yy ab cd";
+  for (size_t pos = 1; pos < text.size(); ++pos) {
+    if (IsSafeCut(text, pos, specials)) {
+      EXPECT_TRUE(pos != 4 && pos != 5 && pos != 6 && pos != 13 && pos != 14 && pos != 15)
+          << pos;
+    }
+  }
+  EXPECT_TRUE(IsSafeCut(text, 2, specials));  // "xx| ab"
+}
+
+TEST(ChunkerTest, TextWithoutCutsIsOneChunk) {
+  const SpecialTokens none;
+  EXPECT_EQ(FindChunkBounds("日本語日本語", none, 1), (std::vector<size_t>{0, 18}));
+  EXPECT_EQ(FindChunkBounds("", none, 1), (std::vector<size_t>{0, 0}));
+}
+
+}  // namespace
+}  // namespace bpeforge

@@ -1,0 +1,93 @@
+// GPT-2 byte-to-unicode mapping, vocab.json / merges.txt round trips, UTF-8 helpers.
+#include <gtest/gtest.h>
+
+#include "core/byte_unicode.h"
+#include "core/gpt2_files.h"
+#include "core/manifest.h"
+#include "core/utf8.h"
+#include "core/vocab.h"
+#include "tests/test_util.h"
+
+namespace bpeforge {
+namespace {
+
+TEST(ByteUnicodeTest, KnownCharacters) {
+  EXPECT_EQ(BytesToGpt2(" "), "Ġ");
+  EXPECT_EQ(BytesToGpt2("\n"), "Ċ");
+  EXPECT_EQ(BytesToGpt2("a"), "a");
+  EXPECT_EQ(BytesToGpt2(std::string(1, '\0')), "Ā");
+  EXPECT_EQ(BytesToGpt2("\xAD"), "Ń");  // the soft hyphen byte is not printable
+}
+
+TEST(ByteUnicodeTest, EveryByteRoundTrips) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all.push_back(static_cast<char>(b));
+  absl::StatusOr<std::string> back = Gpt2ToBytes(BytesToGpt2(all));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, all);
+  EXPECT_FALSE(Gpt2ToBytes("日").ok());  // not a byte character
+  EXPECT_FALSE(Gpt2ToBytes("\xFF").ok());
+}
+
+TEST(FilesTest, VocabAndMergesRoundTrip) {
+  Merges merges = {{" ", "t"}, {"h", "e"}, {" t", "he"}, {"\n", "\xC3"}, {"\xC3", "\xA9"}};
+  Vocab vocab = BuildVocab({"<|endoftext|>"}, merges, IdLayout::kBytesFirst);
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("vocab.json"), FormatVocabJson(vocab));
+  testing::WriteFile(dir.File("merges.txt"), FormatMergesTxt(merges));
+  absl::StatusOr<Vocab> v = ReadVocabJson(dir.File("vocab.json"));
+  absl::StatusOr<Merges> m = ReadMergesTxt(dir.File("merges.txt"));
+  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(*v, vocab);
+  EXPECT_EQ(*m, merges);
+}
+
+TEST(FilesTest, BadFilesNameTheProblem) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("m.txt"), "#version: 0.2\nĠ t\nonlyone\n");
+  absl::StatusOr<Merges> m = ReadMergesTxt(dir.File("m.txt"));
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("m.txt:3"), absl::string_view::npos) << m.status();
+  testing::WriteFile(dir.File("v.json"), "{\"a\": 0, \"b\": 0}");
+  EXPECT_FALSE(ReadVocabJson(dir.File("v.json")).ok());
+  testing::WriteFile(dir.File("v.json"), "{\"a\": 0,");
+  absl::StatusOr<Vocab> v = ReadVocabJson(dir.File("v.json"));
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.status().message().find("v.json"), absl::string_view::npos);
+  EXPECT_FALSE(ReadVocabJson(dir.File("absent.json")).ok());
+}
+
+TEST(FilesTest, ManifestRoundTrip) {
+  testing::TempDir dir;
+  Manifest m{Pattern::kO200k, {"<|endoftext|>", "<pad>"}, IdLayout::kHf, 1234};
+  testing::WriteFile(dir.File("bpeforge.json"), FormatManifestJson(m));
+  absl::StatusOr<Manifest> back = ReadManifest(dir.File("bpeforge.json"));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->pattern, m.pattern);
+  EXPECT_EQ(back->special_tokens, m.special_tokens);
+  EXPECT_EQ(back->layout, m.layout);
+  EXPECT_EQ(back->vocab_size, m.vocab_size);
+}
+
+TEST(Utf8Test, FindsFirstInvalidByte) {
+  EXPECT_EQ(FindInvalidUtf8("plain ascii text that is long enough"), std::nullopt);
+  EXPECT_EQ(FindInvalidUtf8("héllo 日本 🙂"), std::nullopt);
+  EXPECT_EQ(FindInvalidUtf8("abcdefghij\x80"), 10u);
+  EXPECT_EQ(FindInvalidUtf8("a\xC0\xAF"), 1u);          // overlong
+  EXPECT_EQ(FindInvalidUtf8("a\xED\xA0\x80"), 1u);      // surrogate
+  EXPECT_EQ(FindInvalidUtf8("a\xF4\x90\x80\x80"), 1u);  // above U+10FFFF
+  EXPECT_EQ(FindInvalidUtf8("ab\xE6\x97"), 2u);         // truncated
+}
+
+TEST(Utf8Test, ReplacementFollowsPython) {
+  // bytes.decode("utf-8", "replace") semantics: one U+FFFD per maximal invalid prefix.
+  EXPECT_EQ(ReplaceInvalidUtf8("a\xE6\x97z"), "a\xEF\xBF\xBDz");
+  EXPECT_EQ(ReplaceInvalidUtf8("\x80\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(ReplaceInvalidUtf8("\xF0\x9F\x99"), "\xEF\xBF\xBD");
+  EXPECT_EQ(ReplaceInvalidUtf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(ReplaceInvalidUtf8("ok 🙂"), "ok 🙂");
+}
+
+}  // namespace
+}  // namespace bpeforge

@@ -1,0 +1,124 @@
+// `bpeforge train` as a user runs it: outputs, summary, and every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+using testing::RunCli;
+using testing::TempDir;
+
+size_t FilesIn(const std::string& dir) {
+  if (!std::filesystem::exists(dir)) return 0;
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+TEST(TrainCliTest, WritesFilesSummaryAndStats) {
+  TempDir dir;
+  testing::TextGenOptions gen;
+  gen.fragments = 3000;
+  gen.special_tokens = {"<|endoftext|>"};
+  testing::WriteFile(dir.File("in.txt"), testing::RandomText(3, gen));
+  auto r = RunCli("train " + dir.File("in.txt") + " --vocab-size 300 --special-token "
+                  "'<|endoftext|>' --out " + dir.File("out") + " --stats-json " +
+                  dir.File("stats.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("merges"), std::string::npos);
+  EXPECT_NE(r.out.find("peak memory"), std::string::npos);
+  auto stats = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("stats.json")));
+  for (const char* key : {"bytes", "pretokens", "distinct_pretokens", "merges",
+                          "pretokenize_seconds", "merge_seconds", "total_seconds",
+                          "peak_rss_bytes", "threads"}) {
+    EXPECT_TRUE(stats.contains(key)) << key;
+  }
+  EXPECT_EQ(stats["merges"], 300 - 256 - 1);
+  auto vocab = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("out/vocab.json")));
+  EXPECT_EQ(vocab.size(), 300u);
+  EXPECT_EQ(vocab["<|endoftext|>"], 256);
+  EXPECT_EQ(vocab["Ġ"], 32);
+  auto manifest = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("out/bpeforge.json")));
+  EXPECT_EQ(manifest["pattern"], "gpt2");
+}
+
+TEST(TrainCliTest, OneAndTwoThreadsWriteIdenticalFiles) {
+  TempDir dir;
+  testing::TextGenOptions gen;
+  gen.fragments = 20000;
+  testing::WriteFile(dir.File("in.txt"), testing::RandomText(11, gen));
+  for (const char* t : {"1", "2"}) {
+    auto r = RunCli("train " + dir.File("in.txt") + " --vocab-size 700 --chunk-bytes 999 " +
+                    "--threads " + t + " --out " + dir.File(std::string("out") + t));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  for (const char* f : {"/vocab.json", "/merges.txt", "/bpeforge.json"}) {
+    EXPECT_EQ(testing::ReadFileOrDie(dir.File("out1") + f),
+              testing::ReadFileOrDie(dir.File("out2") + f));
+  }
+}
+
+struct BadCase {
+  std::string name;
+  std::string args;      // {dir} is replaced by the temp dir
+  std::string message;   // expected in stderr
+};
+
+TEST(TrainCliTest, BadInputFailsCleanlyWithoutOutput) {
+  TempDir dir;
+  testing::WriteFile(dir.File("ok.txt"), "some text here");
+  testing::WriteFile(dir.File("bad.txt"), "valid start \xFF\xFE then junk");
+  testing::WriteFile(dir.File("afile"), "x");
+  const std::vector<BadCase> cases = {
+      {"missing input", "train {dir}/nope.txt --vocab-size 300 --out {dir}/o", "nope.txt"},
+      {"directory input", "train {dir} --vocab-size 300 --out {dir}/o", "directory"},
+      {"vocab too small",
+       "train {dir}/ok.txt --vocab-size 256 --special-token '<|endoftext|>' --out {dir}/o",
+       "smaller than"},
+      {"empty special token", "train {dir}/ok.txt --vocab-size 300 --special-token '' --out {dir}/o",
+       "empty"},
+      {"invalid utf-8", "train {dir}/bad.txt --vocab-size 300 --out {dir}/o", "byte offset 12"},
+      {"output is a file", "train {dir}/ok.txt --vocab-size 300 --out {dir}/afile", "afile"},
+      {"output under a file", "train {dir}/ok.txt --vocab-size 300 --out {dir}/afile/sub",
+       "afile"},
+      {"bad layout", "train {dir}/ok.txt --vocab-size 300 --layout xyz --out {dir}/o", "layout"},
+      {"missing vocab size", "train {dir}/ok.txt --out {dir}/o", "vocab-size"},
+  };
+  for (const BadCase& c : cases) {
+    std::string args = c.args;
+    for (size_t p; (p = args.find("{dir}")) != std::string::npos;) args.replace(p, 5, dir.path());
+    auto r = RunCli(args);
+    EXPECT_NE(r.exit_code, 0) << c.name;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_EQ(FilesIn(dir.File("o")), 0u) << c.name;
+  }
+  EXPECT_EQ(FilesIn(dir.path()), 3u);  // nothing left beside the inputs
+}
+
+TEST(TrainCliTest, EmptyInputIsValid) {
+  TempDir dir;
+  testing::WriteFile(dir.File("empty.txt"), "");
+  auto r = RunCli("train " + dir.File("empty.txt") + " --vocab-size 1000 --special-token '<pad>' "
+                  "--special-token '<pad>' --out " + dir.File("o"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto vocab = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("o/vocab.json")));
+  EXPECT_EQ(vocab.size(), 257u);
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("o/merges.txt")), "");
+}
+
+TEST(TrainCliTest, HelpDescribesTheOptions) {
+  auto r = RunCli("train --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* flag : {"--vocab-size", "--special-token", "--threads", "--layout", "--out",
+                           "--stats-json"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+}  // namespace
+}  // namespace bpeforge

@@ -1,0 +1,218 @@
+// The trainer against the slow reference on many generated corpora, and the results'
+// independence of thread count and chunk size.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/vocab.h"
+#include "parallel/train.h"
+#include "tests/reference_trainer.h"
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+using testing::ReferenceTrain;
+using testing::TempDir;
+
+TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs,
+                      size_t vocab_size, const std::vector<std::string>& specials,
+                      int threads = 2, size_t chunk_bytes = 1 << 20,
+                      Pattern pattern = Pattern::kGpt2) {
+  TrainOptions options;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
+    testing::WriteFile(options.inputs.back(), docs[i]);
+  }
+  options.trainer.vocab_size = vocab_size;
+  options.trainer.special_tokens = specials;
+  options.threads = threads;
+  options.chunk_bytes = chunk_bytes;
+  options.pattern = pattern;
+  absl::StatusOr<TrainResult> result = Train(options);
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? *std::move(result) : TrainResult{};
+}
+
+TEST(TrainerTest, TextbookExample) {
+  // The CS336 handout's example, pre-tokenized: "low" x5, "lower" x2, "widest" x3,
+  // "newest" x6 (with leading spaces, as the GPT-2 pattern attaches them).
+  TempDir dir;
+  TrainResult r = TrainDocs(
+      dir, {"low low low low low lower lower widest widest widest newest newest newest newest "
+            "newest newest"},
+      256 + 6, {});
+  Merges expected = {{"s", "t"}, {"e", "st"}, {"o", "w"}, {"l", "ow"}, {"w", "est"}, {"n", "e"}};
+  EXPECT_EQ(r.trained.merges, expected);
+}
+
+TEST(TrainerTest, TieGoesToLexicographicallyGreaterPair) {
+  // "ab" and "cd" occur equally often; ("c","d") > ("a","b") so it merges first.
+  TempDir dir;
+  TrainResult r = TrainDocs(dir, {"ab cd ab cd"}, 256 + 1, {});
+  ASSERT_EQ(r.trained.merges.size(), 1u);
+  EXPECT_EQ(r.trained.merges[0], Merge("c", "d"));
+}
+
+TEST(TrainerTest, OverlappingRunsCountOnceAndMergeLeftToRight) {
+  // "aaaa" holds the pair (a,a) three times but merges into two "aa".
+  TempDir dir;
+  TrainResult r = TrainDocs(dir, {"aaaa aaa"}, 256 + 3, {});
+  Merges expected = {{"a", "a"}, {"aa", "aa"}, {" ", "aa"}};
+  EXPECT_EQ(r.trained.merges, ReferenceTrain({"aaaa aaa"}, 256 + 3, {}));
+  EXPECT_EQ(r.trained.merges[0], expected[0]);
+  EXPECT_EQ(r.trained.merges[1], expected[1]);
+}
+
+TEST(TrainerTest, SpecialTokensNeverMerge) {
+  TempDir dir;
+  const std::string text = "ab<|endoftext|>ab<|endoftext|><|endoftext|>ab";
+  TrainResult r = TrainDocs(dir, {text}, 1000, {"<|endoftext|>"});
+  // Only "ab" is left once the special tokens are cut out: exactly one merge is possible.
+  ASSERT_EQ(r.trained.merges.size(), 1u);
+  EXPECT_EQ(r.trained.merges[0], Merge("a", "b"));
+  EXPECT_EQ(r.trained.vocab.size(), 256u + 1 + 1);
+  EXPECT_EQ(r.trained.vocab[256], "<|endoftext|>");
+}
+
+TEST(TrainerTest, OverlappingSpecialTokensLongestWins) {
+  TempDir dir;
+  const std::vector<std::string> specials = {"<|endoftext|>", "<|endoftext|><|endoftext|>"};
+  const std::string text = "x<|endoftext|><|endoftext|>y <|endoftext|>z";
+  TrainResult r = TrainDocs(dir, {text}, 400, specials);
+  EXPECT_EQ(r.trained.merges, ReferenceTrain({text}, 400, specials));
+  EXPECT_EQ(r.stats.pretokens, 4u);  // "x", "y", " ", "z"
+}
+
+TEST(TrainerTest, StopsWhenNoPairIsLeft) {
+  TempDir dir;
+  TrainResult r = TrainDocs(dir, {"abc"}, 100000, {});
+  EXPECT_EQ(r.trained.merges.size(), 2u);
+  EXPECT_EQ(r.trained.vocab.size(), 258u);
+}
+
+TEST(TrainerTest, EmptyInputGivesBytesAndSpecials) {
+  TempDir dir;
+  TrainResult r = TrainDocs(dir, {""}, 1000, {"<|endoftext|>", "<pad>", "<pad>"});
+  EXPECT_TRUE(r.trained.merges.empty());
+  EXPECT_EQ(r.trained.vocab.size(), 258u);  // duplicate special used once
+  EXPECT_EQ(r.stats.bytes, 0u);
+}
+
+TEST(TrainerTest, SeparateFilesAreSeparateDocuments) {
+  // "ab" split across two files must not produce the pair (a, b).
+  TempDir dir;
+  TrainResult r = TrainDocs(dir, {"xa", "bx"}, 300, {});
+  for (const Merge& m : r.trained.merges) EXPECT_NE(m, Merge("a", "b"));
+  EXPECT_EQ(r.trained.merges, ReferenceTrain({"xa", "bx"}, 300, {}));
+}
+
+TEST(TrainerTest, HfLayoutPutsSpecialsFirstThenBytesInGpt2Order) {
+  TempDir dir;
+  TrainResult r = TrainDocs(dir, {"hello hello"}, 260, {"<s>"});
+  TrainOptions o;
+  Vocab hf = BuildVocab({"<s>"}, r.trained.merges, IdLayout::kHf);
+  EXPECT_EQ(hf[0], "<s>");
+  EXPECT_EQ(hf[1], "!");     // first printable byte in GPT-2 order
+  EXPECT_EQ(hf[1 + 188], std::string(1, '\0'));  // then the non-printable ones
+  EXPECT_EQ(hf[257], r.trained.merges[0].first + r.trained.merges[0].second);
+}
+
+// Many random corpora: merges equal the slow reference, for several vocab sizes, with and
+// without Unicode and special tokens.
+TEST(TrainerTest, MatchesReferenceOnRandomCorpora) {
+  const std::vector<std::string> specials = {"<|endoftext|>", "<|endoftext|><|endoftext|>",
+                                             "[SEP]"};
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    testing::TextGenOptions gen;
+    gen.fragments = 50 + seed * 10;
+    gen.unicode = seed % 3 != 0;
+    if (seed % 2 == 0) gen.special_tokens = specials;
+    std::vector<std::string> docs = {testing::RandomText(seed, gen)};
+    if (seed % 5 == 0) docs.push_back(testing::RandomText(seed * 1000, gen));
+    const size_t vocab = 256 + gen.special_tokens.size() + 10 + (seed * 7) % 120;
+    TempDir dir;
+    TrainResult r = TrainDocs(dir, docs, vocab, gen.special_tokens, 2, 1 + seed * 13);
+    ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, vocab, gen.special_tokens))
+        << "seed " << seed;
+  }
+}
+
+TEST(TrainerTest, MatchesReferenceUnderOtherPatterns) {
+  for (Pattern p : {Pattern::kCl100k, Pattern::kO200k}) {
+    for (uint64_t seed = 100; seed < 110; ++seed) {
+      testing::TextGenOptions gen;
+      gen.fragments = 300;
+      std::vector<std::string> docs = {testing::RandomText(seed, gen)};
+      TempDir dir;
+      TrainResult r = TrainDocs(dir, docs, 400, {}, 2, 97, p);
+      ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, 400, {}, p))
+          << PatternName(p) << " seed " << seed;
+    }
+  }
+}
+
+// Same bytes out for any thread count and chunk size, including text with no special token.
+TEST(TrainerTest, ThreadAndChunkInvariance) {
+  testing::TextGenOptions gen;
+  gen.fragments = 20000;
+  gen.special_tokens = {"<|endoftext|>"};
+  const std::vector<std::string> with = {testing::RandomText(7, gen)};
+  gen.special_tokens.clear();
+  const std::vector<std::string> without = {testing::RandomText(8, gen)};
+  for (const auto* docs : {&with, &without}) {
+    TempDir dir;
+    TrainResult base = TrainDocs(dir, *docs, 600, {"<|endoftext|>"}, 1, 1 << 30);
+    ASSERT_GT(base.trained.merges.size(), 100u);
+    for (int threads : {1, 2, 4, 8}) {
+      for (size_t chunk : {size_t{1}, size_t{17}, size_t{1000}, size_t{65536}}) {
+        TrainResult r = TrainDocs(dir, *docs, 600, {"<|endoftext|>"}, threads, chunk);
+        ASSERT_EQ(r.trained.merges, base.trained.merges) << threads << " threads, chunk " << chunk;
+        ASSERT_EQ(r.trained.vocab, base.trained.vocab);
+        ASSERT_EQ(r.stats.pretokens, base.stats.pretokens);
+        ASSERT_EQ(r.stats.distinct_pretokens, base.stats.distinct_pretokens);
+      }
+    }
+  }
+}
+
+TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {
+  TempDir dir;
+  TrainOptions options;
+  options.inputs = {dir.File("good.txt"), dir.File("bad.txt")};
+  testing::WriteFile(options.inputs[0], "fine text");
+  testing::WriteFile(options.inputs[1], std::string("hello wor") + "\xC3\x28" + " more");
+  options.trainer.vocab_size = 300;
+  options.chunk_bytes = 3;
+  absl::StatusOr<TrainResult> r = Train(options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("bad.txt"), absl::string_view::npos) << r.status();
+  EXPECT_NE(r.status().message().find("byte offset 9"), absl::string_view::npos) << r.status();
+}
+
+TEST(TrainerTest, RejectsBadConfig) {
+  TempDir dir;
+  TrainOptions options;
+  options.inputs = {dir.File("a.txt")};
+  testing::WriteFile(options.inputs[0], "abc");
+  options.trainer.vocab_size = 256;
+  options.trainer.special_tokens = {"<|endoftext|>"};
+  EXPECT_FALSE(Train(options).ok());  // 256 < 256 + 1
+  options.trainer.vocab_size = 300;
+  options.trainer.special_tokens = {""};
+  EXPECT_FALSE(Train(options).ok());
+  options.trainer.special_tokens = {};
+  options.inputs = {dir.File("missing.txt")};
+  absl::StatusOr<TrainResult> r = Train(options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("missing.txt"), absl::string_view::npos);
+  options.inputs = {dir.path()};
+  r = Train(options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("directory"), absl::string_view::npos);
+}
+
+}  // namespace
+}  // namespace bpeforge
