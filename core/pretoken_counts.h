@@ -7,6 +7,7 @@
 #include "absl/strings/string_view.h"
 
 #include "absl/container/flat_hash_map.h"
+#include "core/pretoken_counter.h"
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"
 
@@ -21,6 +22,8 @@ using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
 // pre-tokens seen.
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, PreTokenCounts* counts);
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, PreTokenCounter* counts);
 
 }  // namespace bpeforge
 

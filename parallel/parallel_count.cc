@@ -80,7 +80,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     total += files[f].data().size();
   }
 
-  tbb::enumerable_thread_specific<PreTokenCounts> local;
+  tbb::enumerable_thread_specific<PreTokenCounter> local;
   std::atomic<uint64_t> pretokens{0}, done{0};
   FirstError error;
   std::mutex progress_mu;
@@ -119,19 +119,21 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.pretokens = pretokens;
   const size_t num_shards = std::max<size_t>(options.shards, 1);
   out.shards.resize(num_shards);
-  using Entry = std::pair<const std::string*, uint64_t>;
-  std::vector<const PreTokenCounts*> locals;
-  for (const PreTokenCounts& m : local) locals.push_back(&m);
+  using Entry = std::pair<std::string, uint64_t>;  // short keys stay in the SSO buffer
+  std::vector<const PreTokenCounter*> locals;
+  for (const PreTokenCounter& m : local) locals.push_back(&m);
   std::vector<std::vector<std::vector<Entry>>> lists(
       locals.size(), std::vector<std::vector<Entry>>(num_shards));
   tbb::parallel_for(size_t{0}, locals.size(), [&](size_t t) {
     const absl::Hash<absl::string_view> hash;
-    for (const auto& [word, n] : *locals[t]) lists[t][hash(word) % num_shards].push_back({&word, n});
+    locals[t]->ForEach([&](absl::string_view word, uint64_t n) {
+      lists[t][hash(word) % num_shards].emplace_back(std::string(word), n);
+    });
   });
   tbb::parallel_for(size_t{0}, num_shards, [&](size_t s) {
     PreTokenCounts& shard = out.shards[s];
     for (size_t t = 0; t < locals.size(); ++t) {
-      for (const auto& [word, n] : lists[t][s]) shard[*word] += n;
+      for (auto& [word, n] : lists[t][s]) shard[std::move(word)] += n;
     }
   });
   return out;

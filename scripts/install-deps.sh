@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages bpeforge needs, only those that are missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config   # toolchain
+  libtbb-dev                         # oneTBB: parallel pre-tokenization and encoding
+  libboost-regex-dev libicu-dev      # Boost.Regex over ICU: the reference pre-tokenizer
+  libabsl-dev                        # Abseil: Status, strings, flat_hash_map
+  nlohmann-json3-dev                 # JSON: vocab.json, manifests, stats
+  libcli11-dev                       # CLI11: the command line
+  libgtest-dev libbenchmark-dev      # tests and micro-benchmarks
+  time                               # /usr/bin/time for the end-to-end benchmark
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing: ${missing[*]}" >&2
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite: a Release build with -Werror, then the same tests
+# under ASan+UBSan and under TSan. `scripts/test.sh --quick` runs the Release build only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+
+run_suite() {  # build dir, extra cmake args...
+  local dir=$1
+  shift
+  echo "=== $dir" >&2
+  cmake -S . -B "$dir" -G Ninja -DBPEFORGE_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir"
+  (cd "$dir" && ctest --output-on-failure -j "$(nproc)")
+}
+
+run_suite build -DCMAKE_BUILD_TYPE=Release
+if [ "${1:-}" != "--quick" ]; then
+  # Sanitizer builds skip the benchmarks; the tests are what they check.
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_BENCH=OFF
+  TSAN_OPTIONS=halt_on_error=1 \
+    run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF
+fi

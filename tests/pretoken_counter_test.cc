@@ -1,0 +1,56 @@
+// The compact-key counter counts exactly what a plain map of strings counts.
+#include "core/pretoken_counter.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+namespace bpeforge {
+namespace {
+
+std::map<std::string, uint64_t> Contents(const PreTokenCounter& c) {
+  std::map<std::string, uint64_t> out;
+  c.ForEach([&](absl::string_view w, uint64_t n) { out[std::string(w)] += n; });
+  return out;
+}
+
+TEST(PreTokenCounterTest, MatchesAPlainMapForEveryLength) {
+  std::mt19937_64 rng(5);
+  PreTokenCounter counter;
+  std::map<std::string, uint64_t> expected;
+  for (int i = 0; i < 20000; ++i) {
+    const size_t len = rng() % 40;
+    std::string w;
+    // Few distinct bytes, including NUL and high bytes, so keys collide in prefixes.
+    for (size_t j = 0; j < len; ++j) w.push_back("a\0\xff b"[rng() % 5]);
+    // Read through a window of a larger buffer: the counter must not read outside it.
+    std::string padded = "XXXXXXXX" + w + "YYYYYYYY";
+    counter.Add(absl::string_view(padded).substr(8, w.size()), i % 3 + 1);
+    expected[w] += i % 3 + 1;
+  }
+  EXPECT_EQ(Contents(counter), expected);
+  EXPECT_EQ(counter.size(), expected.size());
+}
+
+TEST(PreTokenCounterTest, LengthIsPartOfTheKey) {
+  PreTokenCounter c;
+  c.Add(absl::string_view("a", 1));
+  c.Add(absl::string_view("a\0", 2));
+  c.Add(absl::string_view("a\0\0\0\0\0\0\0\0", 9));
+  EXPECT_EQ(c.size(), 3u);
+}
+
+TEST(PreTokenCounterTest, MergeFromAddsCounts) {
+  PreTokenCounter a, b;
+  a.Add("the", 2);
+  b.Add("the", 3);
+  b.Add("a very long pre-token of many bytes", 1);
+  a.MergeFrom(b);
+  auto m = Contents(a);
+  EXPECT_EQ(m["the"], 5u);
+  EXPECT_EQ(m["a very long pre-token of many bytes"], 1u);
+}
+
+}  // namespace
+}  // namespace bpeforge
