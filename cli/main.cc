@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "cli/decode_command.h"
+#include "cli/encode_command.h"
 #include "cli/train_command.h"
 
 int main(int argc, char** argv) {
@@ -11,6 +13,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "bpeforge 0.1.0");
   std::function<int()> action;
   bpeforge::AddTrainCommand(app, &action);
+  bpeforge::AddEncodeCommand(app, &action);
+  bpeforge::AddDecodeCommand(app, &action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

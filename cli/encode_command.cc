@@ -1,0 +1,115 @@
+#include "cli/encode_command.h"
+
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "cli/id_width.h"
+#include "cli/output_dir.h"
+#include "cli/progress.h"
+#include "cli/tokenizer_source.h"
+#include "core/atomic_file.h"
+#include "parallel/parallel_encode.h"
+
+namespace bpeforge {
+namespace {
+
+struct EncodeArgs {
+  TokenizerFlags tokenizer;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string dtype = "uint32";
+  int threads = 0;
+  size_t chunk_bytes = 1 << 20;
+  bool quiet = false;
+};
+
+int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "bpeforge encode: error: %s\n", std::string(status.message()).c_str());
+  return 1;
+}
+
+int RunEncode(const EncodeArgs& args) {
+  absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
+  if (!tokenizer.ok()) return Fail(tokenizer.status());
+  const size_t width = IdWidth(args.dtype);
+  if (width == 2 && tokenizer->id_limit() > 65536) {
+    return Fail(absl::InvalidArgumentError(absl::StrFormat(
+        "the vocabulary has ids up to %d, which do not fit in uint16; use --dtype uint32",
+        tokenizer->id_limit() - 1)));
+  }
+  AtomicFile out;
+  if (absl::Status s = AtomicFile::Open(args.output, &out); !s.ok()) return Fail(s);
+
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  Progress progress(!args.quiet);
+  EncodeFilesOptions options;
+  options.chunk_bytes = args.chunk_bytes;
+  options.progress = [&](uint64_t done, uint64_t total) {
+    const double s = seconds();
+    if (s < 1) return;  // short inputs get no progress lines
+    progress.Update(absl::StrFormat("encoding: %.0f / %.0f MB (%.0f%%), %.0f MB/s", done / 1e6,
+                                    total / 1e6, 100.0 * done / std::max<uint64_t>(total, 1),
+                                    done / 1e6 / s));
+  };
+  std::string buffer;
+  auto sink = [&](absl::Span<const TokenId> ids) {
+    buffer.clear();
+    AppendIds(ids, width, &buffer);
+    return out.Write(buffer);
+  };
+  tbb::task_arena arena(args.threads > 0 ? args.threads : tbb::task_arena::automatic);
+  absl::StatusOr<EncodeFilesStats> stats;
+  arena.execute([&] { stats = EncodeFiles(*tokenizer, args.inputs, options, sink); });
+  progress.Finish();
+  if (!stats.ok()) return Fail(stats.status());
+  if (absl::Status s = out.Commit(); !s.ok()) return Fail(s);
+
+  const double s = seconds();
+  std::printf(
+      "read        %.1f MB in %zu file(s)\n"
+      "tokens      %llu (%.2f bytes per token)\n"
+      "time        %.2f s (%d threads, %.0f MB/s)\n"
+      "peak memory %.0f MB\n"
+      "wrote       %s (%s)\n",
+      stats->bytes / 1e6, args.inputs.size(), static_cast<unsigned long long>(stats->tokens),
+      stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
+      arena.max_concurrency(), s > 0 ? stats->bytes / 1e6 / s : 0.0, PeakRssBytes() / 1e6,
+      args.output.c_str(), args.dtype.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
+  auto args = std::make_shared<EncodeArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "encode",
+      "Encode UTF-8 text files into one flat little-endian array of token ids (loadable with "
+      "numpy.memmap), in input order; each file is encoded on its own.");
+  AddTokenizerFlags(cmd, &args->tokenizer);
+  cmd->add_option("inputs", args->inputs, "UTF-8 text files")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--output", args->output, "The ids file (written whole or not at all)")
+      ->required();
+  cmd->add_option("--dtype", args->dtype, "Id type: uint16 (vocab of at most 65536) or uint32")
+      ->check(CLI::IsMember({"uint16", "uint32"}))
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all hardware threads)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--chunk-bytes", args->chunk_bytes,
+                  "Work unit of the parallel encoder (ids do not depend on it)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
+  cmd->callback([args, action] { *action = [args] { return RunEncode(*args); }; });
+}
+
+}  // namespace bpeforge

@@ -1,0 +1,14 @@
+#ifndef BPEFORGE_CLI_ENCODE_COMMAND_H_
+#define BPEFORGE_CLI_ENCODE_COMMAND_H_
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace bpeforge {
+
+// Registers `bpeforge encode`; sets *action when it was chosen.
+void AddEncodeCommand(CLI::App& app, std::function<int()>* action);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CLI_ENCODE_COMMAND_H_

@@ -1,0 +1,47 @@
+// The on-disk id arrays of `encode` and `decode`: flat little-endian uint16 or uint32.
+#ifndef BPEFORGE_CLI_ID_WIDTH_H_
+#define BPEFORGE_CLI_ID_WIDTH_H_
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "absl/types/span.h"
+#include "core/types.h"
+
+namespace bpeforge {
+
+inline size_t IdWidth(const std::string& dtype) { return dtype == "uint16" ? 2 : 4; }
+
+// Appends `ids` as little-endian integers of `width` bytes (callers checked they fit).
+inline void AppendIds(absl::Span<const TokenId> ids, size_t width, std::string* out) {
+  const size_t at = out->size();
+  out->resize(at + ids.size() * width);
+  char* p = out->data() + at;
+  for (TokenId id : ids) {
+    if constexpr (std::endian::native == std::endian::little) {
+      if (width == 2) {
+        const auto v = static_cast<uint16_t>(id);
+        std::memcpy(p, &v, 2);
+      } else {
+        std::memcpy(p, &id, 4);
+      }
+    } else {
+      for (size_t b = 0; b < width; ++b) p[b] = static_cast<char>(id >> (8 * b));
+    }
+    p += width;
+  }
+}
+
+// Reads the id at `index` of a little-endian array of `width`-byte ids.
+inline TokenId IdAt(const char* data, size_t index, size_t width) {
+  const auto* p = reinterpret_cast<const unsigned char*>(data) + index * width;
+  TokenId id = 0;
+  for (size_t b = 0; b < width; ++b) id |= TokenId{p[b]} << (8 * b);
+  return id;
+}
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CLI_ID_WIDTH_H_

@@ -1,0 +1,28 @@
+// The flags that say which tokenizer `encode` and `decode` use, and loading it.
+#ifndef BPEFORGE_CLI_TOKENIZER_SOURCE_H_
+#define BPEFORGE_CLI_TOKENIZER_SOURCE_H_
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/tokenizer.h"
+
+namespace bpeforge {
+
+struct TokenizerFlags {
+  std::string dir;            // a `bpeforge train` output, or any vocab.json + merges.txt folder
+  std::string vocab, merges;  // a GPT-2 pair
+  std::string ranks;          // a tiktoken rank file
+  std::string special_ids;    // JSON ids for special tokens of a rank file
+  std::string pattern;        // empty: the manifest's, else gpt2
+  std::vector<std::string> special_tokens;
+};
+
+void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags);
+absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_CLI_TOKENIZER_SOURCE_H_

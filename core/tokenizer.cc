@@ -1,0 +1,300 @@
+#include "core/tokenizer.h"
+
+#include <atomic>
+#include <limits>
+#include <queue>
+#include <tuple>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/utf8.h"
+
+namespace bpeforge {
+namespace {
+
+constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
+// Pre-tokens up to this many bytes use tiktoken's quadratic scan, which is fastest on short
+// input; longer ones a heap, so that a megabyte-long pre-token cannot take hours.
+constexpr size_t kLongPiece = 64;
+// Only pre-tokens up to this size are cached, so the cache's memory stays bounded.
+constexpr size_t kMaxCachedPiece = 64;
+
+uint64_t NextSerial() {
+  static std::atomic<uint64_t> serial{0};
+  return ++serial;
+}
+
+}  // namespace
+
+bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) const {
+  auto it = index_.find(piece);
+  if (it == index_.end()) return false;
+  const TokenId* begin = ids_.data() + it->second.begin;
+  out->insert(out->end(), begin, begin + it->second.size);
+  return true;
+}
+
+void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {
+  if (index_.size() >= max_entries_) {
+    index_.clear();
+    ids_.clear();
+  }
+  auto [it, inserted] = index_.try_emplace(
+      piece, Slice{static_cast<uint32_t>(ids_.size()), static_cast<uint32_t>(ids.size())});
+  if (inserted) ids_.insert(ids_.end(), ids.begin(), ids.end());
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
+                                            const std::vector<std::string>& special_tokens,
+                                            Pattern pattern) {
+  // The lowest id of each byte string in the vocab.
+  absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (vocab[id].empty())
+      return absl::InvalidArgumentError(absl::StrCat("vocab id ", id, " is empty"));
+    by_bytes.try_emplace(vocab[id], static_cast<TokenId>(id));
+  }
+  Tokenizer t;
+  t.pattern_ = pattern;
+  t.decoder_ = vocab;
+  for (int b = 0; b < 256; ++b) {
+    const std::string byte(1, static_cast<char>(b));
+    auto it = by_bytes.find(byte);
+    if (it == by_bytes.end()) {
+      return absl::InvalidArgumentError(absl::StrFormat("vocab lacks the single byte 0x%02x", b));
+    }
+    t.encoder_.try_emplace(byte, Entry{0, it->second});  // a single byte is never a pair
+  }
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const auto& [left, right] = merges[i];
+    const std::string joined = left + right;
+    for (const std::string* token : {&left, &right, &joined}) {
+      if (!by_bytes.contains(*token)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("merge ", i + 1, " uses or makes a token missing from the vocab: \"",
+                         absl::CHexEscape(*token), "\""));
+      }
+    }
+    // Ranks above the bytes, in merge order; a repeated result keeps its first rank.
+    t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
+  }
+  std::vector<SpecialToken> specials;
+  for (const std::string& s : special_tokens) {
+    auto it = by_bytes.find(s);
+    specials.push_back({s, it == by_bytes.end() ? std::nullopt : std::optional(it->second)});
+  }
+  return Finish(std::move(t), specials);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::FromRanks(
+    const std::vector<std::pair<std::string, TokenId>>& ranks,
+    const std::vector<SpecialToken>& special_tokens, Pattern pattern) {
+  Tokenizer t;
+  t.pattern_ = pattern;
+  for (const auto& [bytes, rank] : ranks) {
+    if (bytes.empty()) return absl::InvalidArgumentError("a ranked token is empty");
+    if (rank == kNoRank)
+      return absl::InvalidArgumentError(absl::StrCat("rank ", rank, " is too large"));
+    if (!t.encoder_.try_emplace(bytes, Entry{rank, rank}).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("token \"", absl::CHexEscape(bytes), "\" is ranked twice"));
+    }
+    if (rank >= t.decoder_.size()) t.decoder_.resize(size_t{rank} + 1);
+    if (!t.decoder_[rank].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("rank ", rank, " is used twice"));
+    }
+    t.decoder_[rank] = bytes;
+  }
+  for (int b = 0; b < 256; ++b) {
+    if (!t.encoder_.contains(std::string(1, static_cast<char>(b)))) {
+      return absl::InvalidArgumentError(absl::StrFormat("no rank for the single byte 0x%02x", b));
+    }
+  }
+  return Finish(std::move(t), special_tokens);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
+                                            const std::vector<SpecialToken>& specials) {
+  absl::flat_hash_map<std::string, TokenId> ids;
+  for (const SpecialToken& s : specials) {
+    if (s.text.empty()) return absl::InvalidArgumentError("a special token is empty");
+    if (ids.contains(s.text)) continue;
+    TokenId id = s.id.has_value() ? *s.id : static_cast<TokenId>(t.decoder_.size());
+    if (id == kNoRank) return absl::InvalidArgumentError("special token id too large");
+    if (id >= t.decoder_.size()) t.decoder_.resize(size_t{id} + 1);
+    if (!t.decoder_[id].empty() && t.decoder_[id] != s.text) {
+      return absl::InvalidArgumentError(absl::StrCat("special token \"", absl::CHexEscape(s.text),
+                                                     "\" has id ", id, ", which is taken"));
+    }
+    t.decoder_[id] = s.text;
+    ids[s.text] = id;
+  }
+  std::vector<std::string> texts;
+  for (const SpecialToken& s : specials) texts.push_back(s.text);
+  t.specials_ = SpecialTokens(texts);
+  for (const std::string& s : t.specials_.tokens()) t.special_ids_.push_back(ids[s]);
+  t.pretokenizer_ = MakePreTokenizer(t.pattern_);
+  t.serial_ = NextSerial();
+  return t;
+}
+
+std::vector<TokenId> Tokenizer::Encode(absl::string_view text) const {
+  // Callers without a cache of their own share one per thread, reset when the tokenizer
+  // changes, so that Encode stays const and thread-safe.
+  thread_local uint64_t owner = 0;
+  thread_local EncodeCache cache;
+  if (owner != serial_) {
+    cache = EncodeCache();
+    owner = serial_;
+  }
+  std::vector<TokenId> ids;
+  Encode(text, &cache, &ids);
+  return ids;
+}
+
+void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
+                       std::vector<TokenId>* out) const {
+  if (specials_.empty()) return EncodeOrdinary(text, cache, out);
+  specials_.Split(
+      text, [&](absl::string_view piece) { EncodeOrdinary(piece, cache, out); },
+      [&](size_t index) { out->push_back(special_ids_[index]); });
+}
+
+void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
+                               std::vector<TokenId>* out) const {
+  pretokenizer_->Split(text, [&](absl::string_view piece) { EncodePreToken(piece, cache, out); });
+}
+
+void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
+                               std::vector<TokenId>* out) const {
+  // As tiktoken: a pre-token that is a token is that token, merges or not.
+  if (auto it = encoder_.find(piece); it != encoder_.end()) {
+    out->push_back(it->second.id);
+    return;
+  }
+  if (cache != nullptr && cache->Find(piece, out)) return;
+  const size_t before = out->size();
+  BytePairEncode(piece, out);
+  if (cache != nullptr && piece.size() <= kMaxCachedPiece) {
+    cache->Insert(piece, absl::MakeConstSpan(*out).subspan(before));
+  }
+}
+
+uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
+  auto it = encoder_.find(bytes);
+  return it == encoder_.end() ? kNoRank : it->second.rank;
+}
+
+void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const {
+  if (piece.size() <= 1) {
+    if (piece.size() == 1) out->push_back(IdOf(piece));
+    return;
+  }
+  if (piece.size() <= kLongPiece) {
+    MergeShort(piece, out);
+  } else {
+    MergeLong(piece, out);
+  }
+}
+
+// tiktoken's byte_pair_merge: parts[i] starts at `start` and `rank` is the rank of parts i and
+// i+1 joined. Each round joins the leftmost pair of lowest rank.
+void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) const {
+  struct Part {
+    uint32_t start;
+    uint32_t rank;
+  };
+  absl::InlinedVector<Part, kLongPiece + 2> parts;
+  const uint32_t n = static_cast<uint32_t>(piece.size());
+  for (uint32_t i = 0; i + 1 < n; ++i) parts.push_back({i, RankOf(piece.substr(i, 2))});
+  parts.push_back({n - 1, kNoRank});
+  parts.push_back({n, kNoRank});
+  // The rank of parts i and i+1 joined, after parts i+1 and i+2 were joined.
+  auto joined_rank = [&](size_t i) {
+    return i + 3 < parts.size()
+               ? RankOf(piece.substr(parts[i].start, parts[i + 3].start - parts[i].start))
+               : kNoRank;
+  };
+  while (true) {
+    size_t best = 0;
+    uint32_t min_rank = kNoRank;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (parts[i].rank < min_rank) {
+        min_rank = parts[i].rank;
+        best = i;
+      }
+    }
+    if (min_rank == kNoRank) break;
+    if (best > 0) parts[best - 1].rank = joined_rank(best - 1);
+    parts[best].rank = joined_rank(best);
+    parts.erase(parts.begin() + best + 1);
+  }
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    out->push_back(IdOf(piece.substr(parts[i].start, parts[i + 1].start - parts[i].start)));
+  }
+}
+
+// The same merges in O(n log n): parts form a linked list (a part is named by its start), a
+// heap holds (rank, start) of candidate pairs, and a version per part discards stale ones.
+// Popping the least (rank, start) picks the same pair as the scan above.
+void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) const {
+  const uint32_t n = static_cast<uint32_t>(piece.size());
+  std::vector<uint32_t> next(n), prev(n), version(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    next[i] = i + 1;
+    prev[i] = i - 1;  // wraps for i == 0, never read
+  }
+  auto pair_rank = [&](uint32_t i) {
+    if (next[i] >= n) return kNoRank;
+    return RankOf(piece.substr(i, next[next[i]] - i));
+  };
+  using Candidate = std::tuple<uint32_t, uint32_t, uint32_t>;  // rank, start, version
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    if (uint32_t r = pair_rank(i); r != kNoRank) heap.emplace(r, i, 0);
+  }
+  while (!heap.empty()) {
+    auto [rank, i, v] = heap.top();
+    heap.pop();
+    if (v != version[i]) continue;
+    const uint32_t j = next[i];
+    next[i] = next[j];
+    if (next[j] < n) prev[next[j]] = i;
+    ++version[j];
+    ++version[i];
+    if (uint32_t r = pair_rank(i); r != kNoRank) heap.emplace(r, i, version[i]);
+    if (i > 0) {
+      const uint32_t p = prev[i];
+      ++version[p];
+      if (uint32_t r = pair_rank(p); r != kNoRank) heap.emplace(r, p, version[p]);
+    }
+  }
+  for (uint32_t i = 0; i < n; i = next[i]) out->push_back(IdOf(piece.substr(i, next[i] - i)));
+}
+
+std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
+  if (id >= decoder_.size() || decoder_[id].empty()) return std::nullopt;
+  return decoder_[id];
+}
+
+absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids) const {
+  std::string text;
+  for (TokenId id : ids) {
+    std::optional<absl::string_view> bytes = TokenBytes(id);
+    if (!bytes.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("id ", id, " is not in the vocabulary"));
+    }
+    text.append(bytes->data(), bytes->size());
+  }
+  return text;
+}
+
+absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) const {
+  absl::StatusOr<std::string> bytes = DecodeBytes(ids);
+  if (!bytes.ok()) return bytes.status();
+  return ReplaceInvalidUtf8(*bytes);
+}
+
+}  // namespace bpeforge

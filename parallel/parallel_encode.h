@@ -1,0 +1,42 @@
+// Encoding memory-mapped files in parallel chunks, delivered in input order, with a bounded
+// number of chunks in flight so that memory does not grow with the input.
+#ifndef BPEFORGE_PARALLEL_PARALLEL_ENCODE_H_
+#define BPEFORGE_PARALLEL_PARALLEL_ENCODE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/tokenizer.h"
+
+namespace bpeforge {
+
+struct EncodeFilesOptions {
+  // Chunks are cut only at safe cuts (parallel/chunker.h), so ids do not depend on this.
+  size_t chunk_bytes = 1 << 20;
+  // Called in order, from one thread at a time, after each chunk, with bytes done so far.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+struct EncodeFilesStats {
+  uint64_t bytes = 0;
+  uint64_t tokens = 0;
+};
+
+// Encodes the files one after another as one stream of ids (each file on its own: no token
+// spans two files) on the current oneTBB arena. `sink` gets the ids chunk by chunk in input
+// order, from one thread at a time; its first error stops the work and is returned. Invalid
+// UTF-8 fails with the file and byte offset of the first bad byte, before any id of the
+// chunk holding it reaches the sink.
+absl::StatusOr<EncodeFilesStats> EncodeFiles(
+    const Tokenizer& tokenizer, const std::vector<std::string>& paths,
+    const EncodeFilesOptions& options,
+    absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink);
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_PARALLEL_PARALLEL_ENCODE_H_
