@@ -821,8 +821,8 @@ class WebModel {
   // Ranks below kHead are precomputed strings; the rest of the vocabulary is built on the
   // fly from the rank, so a vocabulary of millions of words costs no memory and no cache
   // misses.
-  static constexpr uint32_t kHead = 1 << 15;
-  static constexpr double kVocab = 6e6;
+  static constexpr uint32_t kHead = 1 << 13;
+  static constexpr double kVocab = 1.5e6;
 
   //
   // Sampling a word is the hot path, so the alias table of the head and the words it can
