@@ -21,7 +21,9 @@ if [ "${1:-}" != "--quick" ]; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_BENCH=OFF
-  TSAN_OPTIONS=halt_on_error=1 \
+  # TSan needs a oneTBB built with TSan too, or it cannot see the library's synchronization.
+  tbb_dir=$(scripts/build-tsan-tbb.sh)
+  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
     run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF
+    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF -DTBB_DIR="$tbb_dir"
 fi
