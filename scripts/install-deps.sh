@@ -11,6 +11,7 @@ packages=(
   libcli11-dev                       # CLI11: the command line
   libgtest-dev libbenchmark-dev      # tests and micro-benchmarks
   time                               # /usr/bin/time for the end-to-end benchmark
+  xz-utils                           # unpacking oneTBB's source for the TSan build
 )
 
 missing=()
