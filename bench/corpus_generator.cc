@@ -214,6 +214,20 @@ class Out {
       buf_[i] = absl::ascii_toupper(static_cast<unsigned char>(buf_[i]));
     }
   }
+  // Replaces the straight double quotes written since `pos` by alternating curly ones.
+  void CurlyQuotesFrom(size_t pos) {
+    std::string tail = buf_.substr(pos, pos_ - pos);
+    pos_ = pos;
+    bool open = true;
+    for (char ch : tail) {
+      if (ch == '"') {
+        Append(open ? "\u201C" : "\u201D");
+        open = !open;
+      } else {
+        Push(ch);
+      }
+    }
+  }
   size_t size() const { return pos_; }
   std::string Take() {
     buf_.resize(pos_);
@@ -726,6 +740,7 @@ void StoriesModel::Render(const Template& t, const Cast& c, Rng& rng, Out& out) 
 }
 
 void StoriesModel::Story(Rng& rng, Out& out) const {
+  const size_t start = out.size();
   Cast c;
   c.name = Name(rng);
   do {
@@ -759,6 +774,8 @@ void StoriesModel::Story(Rng& rng, Out& out) const {
   }
   out.Append(rng.Below(2) == 0 ? "\n\n" : " ");
   Render(endings_[rng.Below(static_cast<uint32_t>(endings_.size()))], c, rng, out);
+  // Some stories were typed with curly quotes, the only non-ASCII text in most of them.
+  if (rng.Below(40) == 0) out.CurlyQuotesFrom(start);
   out.Append(kEndOfText);
 }
 
