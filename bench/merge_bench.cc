@@ -1,0 +1,89 @@
+// Merge-loop speed (merges/s): LearnMerges for 2,000 and 10,000 merges from the pre-token
+// counts of a generated corpus of each flavour. Counting happens once, outside the timing;
+// each iteration copies the prepared word table (LearnMerges rewrites it) untimed.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "bench/corpus_generator.h"
+#include "core/merge_loop.h"
+#include "core/pretoken_counter.h"
+#include "core/pretoken_counts.h"
+#include "core/pretokenizer.h"
+#include "core/special_tokens.h"
+#include "core/word_table.h"
+
+namespace bpeforge {
+namespace {
+
+// Big enough that 10,000 merges do not run out of pairs on the stories flavour.
+constexpr uint64_t kCorpusBytes = 32'000'000;
+
+struct Prepared {
+  WordTable words;
+  size_t distinct = 0;
+};
+
+// The words of the corpus as the trainer builds them: one per distinct pre-token of two or
+// more bytes, here in byte order so that every run sees the same table.
+Prepared Prepare(bench::Flavor flavor) {
+  const std::string text =
+      bench::GenerateCorpusString({flavor, kCorpusBytes, /*seed=*/1, /*threads=*/2});
+  const SpecialTokens specials({"<|endoftext|>"});
+  PreTokenCounter counts;
+  CountPreTokens(text, specials, *MakePreTokenizer(Pattern::kGpt2), &counts);
+  std::vector<std::pair<std::string, uint64_t>> sorted;
+  sorted.reserve(counts.size());
+  counts.ForEach([&](absl::string_view bytes, uint64_t n) {
+    if (bytes.size() > 1) sorted.emplace_back(std::string(bytes), n);
+  });
+  std::sort(sorted.begin(), sorted.end());
+  Prepared p;
+  size_t bytes = 0;
+  for (const auto& [w, n] : sorted) bytes += w.size();
+  p.words.Reserve(sorted.size(), bytes);
+  for (const auto& [w, n] : sorted) p.words.Add(w, n);
+  p.distinct = sorted.size();
+  return p;
+}
+
+const Prepared& Words(bench::Flavor flavor) {
+  static const auto* stories = new Prepared(Prepare(bench::Flavor::kStories));
+  static const auto* web = new Prepared(Prepare(bench::Flavor::kWeb));
+  return flavor == bench::Flavor::kStories ? *stories : *web;
+}
+
+void BM_LearnMerges(benchmark::State& state) {
+  const auto flavor = static_cast<bench::Flavor>(state.range(0));
+  const auto max_merges = static_cast<size_t>(state.range(1));
+  const Prepared& prepared = Words(flavor);
+  size_t merges = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    WordTable words = prepared.words;
+    state.ResumeTiming();
+    merges = LearnMerges(words, max_merges).size();
+    benchmark::DoNotOptimize(merges);
+  }
+  state.SetLabel(std::string(bench::FlavorName(flavor)));
+  state.counters["merges"] = static_cast<double>(merges);
+  state.counters["words"] = static_cast<double>(prepared.distinct);
+  state.counters["merges/s"] = benchmark::Counter(static_cast<double>(merges) * state.iterations(),
+                                                  benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(BM_LearnMerges)
+    ->ArgNames({"flavor", "merges"})
+    ->ArgsProduct({{static_cast<int>(bench::Flavor::kStories),
+                    static_cast<int>(bench::Flavor::kWeb)},
+                   {2000, 10000}})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace bpeforge
