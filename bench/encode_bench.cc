@@ -1,0 +1,79 @@
+// Encoding throughput (MB/s) of Tokenizer::Encode on one thread over a 16 MB generated corpus:
+// with GPT-2's ranks when the reference data is beside the source tree (or in
+// $BPEFORGE_FIXTURES), else with a vocabulary of 4096 trained on the corpus itself.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "bench/corpus_generator.h"
+#include "core/pretoken_counts.h"
+#include "core/tiktoken_files.h"
+#include "core/tokenizer.h"
+#include "core/trainer.h"
+
+namespace bpeforge {
+namespace {
+
+constexpr uint64_t kCorpusBytes = 16'000'000;
+const std::string kEot = "<|endoftext|>";
+
+const std::string& Corpus(bench::Flavor flavor) {
+  static const auto* stories = new std::string(
+      bench::GenerateCorpusString({bench::Flavor::kStories, kCorpusBytes, /*seed=*/1, 2}));
+  static const auto* web = new std::string(
+      bench::GenerateCorpusString({bench::Flavor::kWeb, kCorpusBytes, /*seed=*/1, 2}));
+  return flavor == bench::Flavor::kStories ? *stories : *web;
+}
+
+std::string Gpt2Ranks() {
+  const char* env = std::getenv("BPEFORGE_FIXTURES");
+  const std::filesystem::path dir =
+      env != nullptr ? std::filesystem::path(env)
+                     : std::filesystem::path(__FILE__).parent_path() / "../../shared/fixtures";
+  const std::filesystem::path ranks = dir / "tiktoken_gpt2.tiktoken";
+  return std::filesystem::exists(ranks) ? ranks.string() : "";
+}
+
+const Tokenizer& GetTokenizer() {
+  static const Tokenizer* tokenizer = [] {
+    if (const std::string path = Gpt2Ranks(); !path.empty()) {
+      absl::StatusOr<Ranks> ranks = ReadTiktokenRanks(path);
+      if (ranks.ok()) {
+        return new Tokenizer(*Tokenizer::FromRanks(*ranks, {{kEot, 50256}}, Pattern::kGpt2));
+      }
+    }
+    PreTokenCounts counts;
+    const std::string& text = Corpus(bench::Flavor::kStories);
+    CountPreTokens(absl::string_view(text).substr(0, 4'000'000), SpecialTokens({kEot}),
+                   *MakePreTokenizer(Pattern::kGpt2), &counts);
+    const Trained t = *TrainFromCounts({&counts}, {4096, {kEot}, IdLayout::kBytesFirst});
+    return new Tokenizer(*Tokenizer::Create(t.vocab, t.merges, {kEot}, Pattern::kGpt2));
+  }();
+  return *tokenizer;
+}
+
+void BM_Encode(benchmark::State& state) {
+  const auto flavor = static_cast<bench::Flavor>(state.range(0));
+  const std::string& text = Corpus(flavor);
+  const Tokenizer& tokenizer = GetTokenizer();
+  EncodeCache cache;
+  std::vector<TokenId> ids;
+  for (auto _ : state) {
+    ids.clear();
+    tokenizer.Encode(text, &cache, &ids);
+    benchmark::DoNotOptimize(ids.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  state.SetLabel(
+      absl::StrCat(bench::FlavorName(flavor), Gpt2Ranks().empty() ? " trained-4096" : " gpt2"));
+  state.counters["bytes_per_token"] = static_cast<double>(text.size()) / ids.size();
+}
+
+BENCHMARK(BM_Encode)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace bpeforge

@@ -1,0 +1,210 @@
+// `bpeforge encode` and `bpeforge decode` end to end: round trips, invariance to threads and
+// chunk size, dtype limits, and clear failures that leave no output behind.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+using testing::CommandResult;
+using testing::ReadFileOrDie;
+using testing::RunCli;
+using testing::TempDir;
+using testing::WriteFile;
+
+bool Exists(const std::string& path) { return std::filesystem::exists(path); }
+
+// One line, naming the problem.
+void ExpectCleanFailure(const CommandResult& r, const std::string& needle) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+class EncodeCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string corpus;
+    for (uint64_t seed = 0; seed < 30; ++seed) {
+      corpus += testing::RandomText(seed, {300, {"<|endoftext|>"}, true});
+    }
+    text_ = dir_.File("text.txt");
+    WriteFile(text_, corpus);
+    tok_ = dir_.File("tok");
+    const CommandResult r =
+        RunCli("train '" + text_ + "' --vocab-size 400 --special-token '<|endoftext|>' --out '" +
+               tok_ + "' --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+
+  std::string Encode(const std::string& input, const std::string& flags) {
+    const std::string out = dir_.File("ids.bin");
+    std::filesystem::remove(out);
+    const CommandResult r =
+        RunCli("encode --tokenizer '" + tok_ + "' '" + input + "' --output '" + out + "' " + flags);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("bytes per token"), std::string::npos) << r.out;
+    return ReadFileOrDie(out);
+  }
+
+  TempDir dir_;
+  std::string text_, tok_;
+};
+
+TEST_F(EncodeCliTest, RoundTripsAndIgnoresThreadsAndChunkSize) {
+  const std::string ids = Encode(text_, "--threads 1");
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids.size() % 4, 0u);
+  EXPECT_EQ(Encode(text_, "--threads 2"), ids);
+  EXPECT_EQ(Encode(text_, "--threads 2 --chunk-bytes 7"), ids);
+  WriteFile(dir_.File("ids32.bin"), ids);
+  const CommandResult r = RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("ids32.bin") +
+                                 "' --output '" + dir_.File("back.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadFileOrDie(dir_.File("back.txt")), ReadFileOrDie(text_));
+  // To standard output as well, and with 16-bit ids.
+  const std::string ids16 = Encode(text_, "--dtype uint16");
+  EXPECT_EQ(ids16.size() * 2, ids.size());
+  WriteFile(dir_.File("ids16.bin"), ids16);
+  const CommandResult r16 =
+      RunCli("decode --tokenizer '" + tok_ + "' --dtype uint16 '" + dir_.File("ids16.bin") + "'");
+  ASSERT_EQ(r16.exit_code, 0) << r16.err;
+  EXPECT_EQ(r16.out, ReadFileOrDie(text_));
+}
+
+TEST_F(EncodeCliTest, SeveralInputsInOrder) {
+  WriteFile(dir_.File("a.txt"), "hello world\n");
+  WriteFile(dir_.File("b.txt"), "");
+  WriteFile(dir_.File("c.txt"), "caf\xC3\xA9 <|endoftext|> again");
+  const std::string out = dir_.File("abc.bin");
+  const CommandResult r =
+      RunCli("encode --tokenizer '" + tok_ + "' '" + dir_.File("a.txt") + "' '" +
+             dir_.File("b.txt") + "' '" + dir_.File("c.txt") + "' --output '" + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  WriteFile(dir_.File("ids.bin"), ReadFileOrDie(out));
+  const CommandResult back =
+      RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("ids.bin") + "'");
+  EXPECT_EQ(back.out, "hello world\ncaf\xC3\xA9 <|endoftext|> again");
+}
+
+TEST_F(EncodeCliTest, BadIdsFilesFailWithoutOutput) {
+  const std::string out = dir_.File("decoded.txt");
+  WriteFile(dir_.File("trunc.bin"), std::string("\x01\x00\x00\x00\x02", 5));
+  CommandResult r = RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("trunc.bin") +
+                           "' --output '" + out + "'");
+  ExpectCleanFailure(r, "not a multiple of 4");
+  EXPECT_FALSE(Exists(out));
+  WriteFile(dir_.File("range.bin"), std::string("\x01\x00\x00\x00\xff\xff\x00\x00", 8));
+  r = RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("range.bin") + "' --output '" + out +
+             "'");
+  ExpectCleanFailure(r, "id 65535 at index 1");
+  EXPECT_FALSE(Exists(out));
+}
+
+TEST_F(EncodeCliTest, InvalidUtf8IsReportedWithOffset) {
+  std::string bad(5000, 'a');
+  bad += " x\n";
+  bad += "ok \xC3\x28 more";
+  WriteFile(dir_.File("bad.txt"), bad);
+  const std::string out = dir_.File("bad.bin");
+  const CommandResult r = RunCli("encode --tokenizer '" + tok_ + "' '" + dir_.File("bad.txt") +
+                                 "' --output '" + out + "' --chunk-bytes 100");
+  ExpectCleanFailure(r, "bad.txt: invalid UTF-8 at byte offset 5006");
+  EXPECT_FALSE(Exists(out));
+}
+
+TEST(EncodeCliErrors, BrokenTokenizerFiles) {
+  TempDir dir;
+  const std::string input = dir.File("in.txt"), out = dir.File("out.bin");
+  WriteFile(input, "hello\n");
+  // Missing files.
+  CommandResult r = RunCli("encode --vocab '" + dir.File("nope.json") + "' --merges '" +
+                           dir.File("nope.txt") + "' '" + input + "' --output '" + out + "'");
+  ExpectCleanFailure(r, "nope.json");
+  // A malformed vocab.json (the merges file is bad too, on line 3).
+  WriteFile(dir.File("merges.txt"), "#version: 0.2\na b\na b c\n");
+  WriteFile(dir.File("vocab.json"), "{\"a\": 0, \"b\": 1,}");
+  r = RunCli("encode --vocab '" + dir.File("vocab.json") + "' --merges '" + dir.File("merges.txt") +
+             "' '" + input + "' --output '" + out + "'");
+  ExpectCleanFailure(r, "vocab.json");
+  r = RunCli("encode --tokenizer '" + dir.path() + "' '" + input + "' --output '" + out + "'");
+  ExpectCleanFailure(r, "vocab.json");
+  // A rank file with bad base64 on line 3.
+  WriteFile(dir.File("r.tiktoken"), "YQ== 0\nYg== 1\n!!!! 2\n");
+  r = RunCli("encode --ranks '" + dir.File("r.tiktoken") + "' '" + input + "' --output '" + out +
+             "'");
+  ExpectCleanFailure(r, "r.tiktoken:3:");
+  EXPECT_FALSE(Exists(out));
+}
+
+std::string ByteRanks() {
+  std::string ranks;
+  for (int b = 0; b < 256; ++b) {
+    static const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    ranks +=
+        std::string{kB64[b >> 2], kB64[(b & 3) << 4], '=', '='} + " " + std::to_string(b) + "\n";
+  }
+  return ranks;
+}
+
+TEST(EncodeCliErrors, Uint16RefusesLargeIds) {
+  TempDir dir;
+  const std::string input = dir.File("in.txt"), out = dir.File("out.bin");
+  WriteFile(input, "hi <|big|>\n");
+  WriteFile(dir.File("r.tiktoken"), ByteRanks());
+  WriteFile(dir.File("ids.json"), "{\"special_tokens\": {\"<|big|>\": 70000}}");
+  const std::string tok = "--ranks '" + dir.File("r.tiktoken") + "' --special-ids '" +
+                          dir.File("ids.json") + "' --special-token '<|big|>' ";
+  CommandResult r =
+      RunCli("encode " + tok + "'" + input + "' --output '" + out + "' --dtype uint16");
+  ExpectCleanFailure(r, "uint16");
+  EXPECT_FALSE(Exists(out));
+  r = RunCli("encode " + tok + "'" + input + "' --output '" + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string ids = ReadFileOrDie(out);
+  ASSERT_EQ(ids.size(), 4u * 5);  // h i ' ' <|big|> '\n'
+  EXPECT_EQ(ids.substr(12, 4), std::string("\x70\x11\x01\x00", 4));
+  r = RunCli("decode " + tok + "'" + out + "'");
+  EXPECT_EQ(r.out, "hi <|big|>\n");
+}
+
+TEST(EncodeCliErrors, HelpDescribesTheFlags) {
+  const CommandResult r = RunCli("encode --help");
+  for (const char* flag : {"--tokenizer", "--vocab", "--merges", "--ranks", "--special-ids",
+                           "--pattern", "--special-token", "--output", "--dtype", "--threads"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+  const CommandResult d = RunCli("decode --help");
+  EXPECT_NE(d.out.find("--output"), std::string::npos);
+}
+
+TEST(EncodeCliConformance, Gpt2FilesGiveTiktokenIds) {
+  const std::optional<std::string> fixtures = testing::FixturesDir();
+  if (!fixtures) GTEST_SKIP() << "reference data not found";
+  TempDir dir;
+  const nlohmann::json expected =
+      nlohmann::json::parse(ReadFileOrDie(*fixtures + "/expected_ids.json"));
+  for (const auto& [file, ids] : expected["encodings"]["gpt2"]["files"].items()) {
+    const std::string out = dir.File(file + ".bin");
+    const CommandResult r =
+        RunCli("encode --vocab '" + *fixtures + "/cs336/gpt2_vocab.json' --merges '" + *fixtures +
+               "/cs336/gpt2_merges.txt' --special-token '<|endoftext|>' --dtype uint16 --threads 2 "
+               "--chunk-bytes 64 '" +
+               *fixtures + "/cs336/" + file + "' --output '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string bytes = ReadFileOrDie(out);
+    std::vector<uint32_t> got;
+    for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
+      got.push_back(uint8_t(bytes[i]) | uint32_t{uint8_t(bytes[i + 1])} << 8);
+    }
+    EXPECT_EQ(got, ids.get<std::vector<uint32_t>>()) << file;
+  }
+}
+
+}  // namespace
+}  // namespace bpeforge

@@ -1,0 +1,374 @@
+// The tokenizer against a naive encoder written from the definition, plus special tokens,
+// decoding, streaming and the rank-file format.
+#include "core/tokenizer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "core/pretoken_counts.h"
+#include "core/tiktoken_files.h"
+#include "core/trainer.h"
+#include "parallel/stream_encoder.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+const std::string kEot = "<|endoftext|>";
+
+Trained TrainOn(const std::string& text, size_t vocab_size, IdLayout layout,
+                const std::vector<std::string>& specials, Pattern pattern) {
+  PreTokenCounts counts;
+  CountPreTokens(text, SpecialTokens(specials), *MakeRegexPreTokenizer(pattern), &counts);
+  TrainerConfig config{vocab_size, specials, layout};
+  absl::StatusOr<Trained> trained = TrainFromCounts({&counts}, config);
+  EXPECT_TRUE(trained.ok()) << trained.status();
+  return *trained;
+}
+
+std::string TrainingText() {
+  std::string text;
+  for (uint64_t seed = 100; seed < 110; ++seed) text += testing::RandomText(seed, {400, {}, true});
+  return text;
+}
+
+// The definition, spelled out slowly: special tokens leftmost then longest; the reference
+// regex pre-tokenizer; a pre-token that is a token is that token; otherwise repeatedly join
+// the leftmost adjacent pair whose concatenation has the lowest rank (rank = index of the
+// first merge making it), recomputing everything each round.
+class NaiveEncoder {
+ public:
+  NaiveEncoder(const Vocab& vocab, const Merges& merges, std::vector<std::string> specials,
+               Pattern pattern)
+      : specials_(std::move(specials)), pretokenizer_(MakeRegexPreTokenizer(pattern)) {
+    for (size_t id = 0; id < vocab.size(); ++id) ids_.try_emplace(vocab[id], id);
+    for (size_t i = 0; i < merges.size(); ++i) {
+      ranks_.try_emplace(merges[i].first + merges[i].second, i);
+    }
+    for (int b = 0; b < 256; ++b) ranks_.try_emplace(std::string(1, char(b)), 0);
+    TokenId next = vocab.size();
+    for (const std::string& s : specials_) {
+      if (!ids_.contains(s)) ids_[s] = next++;
+    }
+  }
+
+  std::vector<TokenId> Encode(const std::string& text) const {
+    std::vector<TokenId> out;
+    size_t start = 0;
+    for (size_t pos = 0; pos < text.size();) {
+      size_t best = 0;
+      for (const std::string& s : specials_) {
+        if (text.compare(pos, s.size(), s) == 0) best = std::max(best, s.size());
+      }
+      if (best == 0) {
+        ++pos;
+        continue;
+      }
+      EncodeOrdinary(text.substr(start, pos - start), &out);
+      out.push_back(ids_.at(text.substr(pos, best)));
+      pos += best;
+      start = pos;
+    }
+    EncodeOrdinary(text.substr(start), &out);
+    return out;
+  }
+
+ private:
+  void EncodeOrdinary(const std::string& text, std::vector<TokenId>* out) const {
+    pretokenizer_->Split(text, [&](absl::string_view piece) {
+      std::vector<std::string> parts;
+      if (ranks_.contains(piece)) {
+        parts.emplace_back(piece);
+      } else {
+        for (char c : piece) parts.emplace_back(1, c);
+      }
+      while (parts.size() > 1) {
+        size_t best = 0, best_rank = SIZE_MAX;
+        for (size_t i = 0; i + 1 < parts.size(); ++i) {
+          auto it = ranks_.find(parts[i] + parts[i + 1]);
+          if (it != ranks_.end() && it->second < best_rank) best = i, best_rank = it->second;
+        }
+        if (best_rank == SIZE_MAX) break;
+        parts[best] += parts[best + 1];
+        parts.erase(parts.begin() + best + 1);
+      }
+      for (const std::string& p : parts) out->push_back(ids_.at(p));
+    });
+  }
+
+  std::vector<std::string> specials_;
+  std::unique_ptr<PreTokenizer> pretokenizer_;
+  absl::flat_hash_map<std::string, size_t> ranks_;
+  absl::flat_hash_map<std::string, TokenId> ids_;
+};
+
+struct Case {
+  Pattern pattern;
+  IdLayout layout;
+};
+
+class AgreementTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
+  const auto [pattern, layout] = GetParam();
+  const std::vector<std::string> specials = {kEot, kEot + kEot, "<|pad|>"};
+  const Trained t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
+  ASSERT_GT(t.merges.size(), 300u);
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, specials, pattern);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const NaiveEncoder naive(t.vocab, t.merges, specials, pattern);
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const std::string text = testing::RandomText(seed, {300, specials, seed % 4 != 0});
+    const std::vector<TokenId> ids = tok->Encode(text);
+    ASSERT_EQ(ids, naive.Encode(text)) << "seed " << seed;
+    ASSERT_EQ(*tok->DecodeBytes(ids), text) << "seed " << seed;
+  }
+}
+
+TEST_P(AgreementTest, LongPreTokensUseTheSameMerges) {
+  const auto [pattern, layout] = GetParam();
+  const Trained t = TrainOn(TrainingText(), 600, layout, {}, pattern);
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {}, pattern);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const NaiveEncoder naive(t.vocab, t.merges, {}, pattern);
+  std::mt19937_64 rng(7);
+  const std::vector<std::string> alphabet = {"a", "b", "ab", "the", "low", "er", "é", "日"};
+  for (int round = 0; round < 20; ++round) {
+    std::string word;  // one long pre-token of letters, past the short-merge limit
+    const size_t length = 65 + rng() % 400;
+    while (word.size() < length) word += alphabet[rng() % alphabet.size()];
+    const std::string text = "x " + word + "\n" + std::string(70 + rng() % 100, ' ') + "end";
+    ASSERT_EQ(tok->Encode(text), naive.Encode(text)) << text;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PatternsAndLayouts, AgreementTest,
+                         ::testing::Values(Case{Pattern::kGpt2, IdLayout::kBytesFirst},
+                                           Case{Pattern::kGpt2, IdLayout::kHf},
+                                           Case{Pattern::kCl100k, IdLayout::kBytesFirst},
+                                           Case{Pattern::kO200k, IdLayout::kHf}));
+
+// 256 bytes plus a few merges, so tests can name ids.
+Tokenizer SmallTokenizer(const std::vector<std::string>& specials) {
+  Merges merges = {{"a", "b"}, {"ab", "c"}, {" ", "ab"}};
+  Vocab vocab;
+  for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
+  for (const Merge& m : merges) vocab.push_back(m.first + m.second);  // ids 256, 257, 258
+  vocab.push_back(kEot);                                              // id 259
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, specials, Pattern::kGpt2);
+  EXPECT_TRUE(tok.ok()) << tok.status();
+  return *std::move(tok);
+}
+
+TEST(TokenizerTest, MergesByRank) {
+  const Tokenizer tok = SmallTokenizer({});
+  EXPECT_EQ(tok.Encode("abc"), (std::vector<TokenId>{257}));
+  EXPECT_EQ(tok.Encode("abd ab"), (std::vector<TokenId>{256, 'd', 258}));
+  EXPECT_EQ(tok.Encode(""), std::vector<TokenId>{});
+}
+
+TEST(TokenizerTest, SpecialTokensLongestFirstWhenOverlapping) {
+  const std::string two = kEot + kEot;
+  const Tokenizer tok = SmallTokenizer({kEot, two});
+  // kEot is in the vocab (259); the doubled one is not, so it gets the next free id.
+  EXPECT_EQ(tok.Encode("ab" + two + "ab" + kEot + kEot + kEot),
+            (std::vector<TokenId>{256, 260, 256, 260, 259}));
+  EXPECT_EQ(tok.id_limit(), 261u);
+  EXPECT_EQ(*tok.DecodeBytes({260}), two);
+  // Without special tokens the same text is ordinary.
+  const Tokenizer plain = SmallTokenizer({});
+  EXPECT_EQ(*plain.DecodeBytes(plain.Encode(kEot)), kEot);
+  EXPECT_GT(plain.Encode(kEot).size(), 1u);
+}
+
+TEST(TokenizerTest, MissingSpecialTokensGetNextFreeIdsInOrder) {
+  const Tokenizer tok = SmallTokenizer({"<|a|>", kEot, "<|b|>", "<|a|>"});
+  EXPECT_EQ(tok.Encode("<|b|><|a|>" + kEot), (std::vector<TokenId>{261, 260, 259}));
+  absl::StatusOr<Tokenizer> ranked = Tokenizer::FromRanks(
+      [] {
+        Ranks r;
+        for (int b = 0; b < 256; ++b) r.emplace_back(std::string(1, char(b)), b);
+        return r;
+      }(),
+      {{"<|x|>", 1000}, {"<|y|>", std::nullopt}}, Pattern::kGpt2);
+  ASSERT_TRUE(ranked.ok()) << ranked.status();
+  EXPECT_EQ(ranked->Encode("<|y|><|x|>"), (std::vector<TokenId>{1001, 1000}));
+  EXPECT_FALSE(ranked->DecodeBytes({500}).ok());  // a gap in the ids
+}
+
+TEST(TokenizerTest, DecodeReplacesInvalidUtf8) {
+  const Tokenizer tok = SmallTokenizer({});
+  EXPECT_EQ(*tok.DecodeBytes({0xE2, 0x82, 'a', 0xFF}),
+            "\xE2\x82"
+            "a\xFF");
+  EXPECT_EQ(*tok.Decode({0xE2, 0x82, 'a', 0xFF}),
+            "\xEF\xBF\xBD"
+            "a\xEF\xBF\xBD");
+  EXPECT_EQ(*tok.Decode({0xE2, 0x82, 0xAC}), "\xE2\x82\xAC");
+  absl::StatusOr<std::string> bad = tok.Decode({1, 99999});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("99999"), std::string::npos);
+}
+
+TEST(TokenizerTest, RejectsBadInput) {
+  Vocab vocab;
+  for (int b = 1; b < 256; ++b) vocab.emplace_back(1, char(b));
+  EXPECT_FALSE(Tokenizer::Create(vocab, {}, {}).ok());  // byte 0 missing
+  vocab.emplace_back(1, '\0');
+  EXPECT_TRUE(Tokenizer::Create(vocab, {}, {}).ok());
+  EXPECT_FALSE(Tokenizer::Create(vocab, {{"a", "b"}}, {}).ok());  // "ab" not in vocab
+  EXPECT_FALSE(Tokenizer::Create(vocab, {}, {""}).ok());
+  Ranks ranks;
+  for (int b = 0; b < 256; ++b) ranks.emplace_back(std::string(1, char(b)), b);
+  ranks.emplace_back("ab", 7);
+  EXPECT_FALSE(Tokenizer::FromRanks(ranks, {}).ok());  // rank 7 twice
+  ranks.back().second = 300;
+  EXPECT_TRUE(Tokenizer::FromRanks(ranks, {}).ok());
+  EXPECT_FALSE(Tokenizer::FromRanks(ranks, {{"<|s|>", 300}}).ok());  // id taken
+}
+
+TEST(TokenizerTest, ConcurrentEncodesAgree) {
+  const Trained t = TrainOn(TrainingText(), 500, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
+  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot});
+  std::vector<std::string> texts;
+  std::vector<std::vector<TokenId>> expected;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    texts.push_back(testing::RandomText(seed, {200, {kEot}, true}));
+    expected.push_back(tok.Encode(texts.back()));
+  }
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int w = 0; w < 4; ++w) {
+    threads.emplace_back([&, w] {
+      for (int round = 0; round < 5; ++round) {
+        for (size_t i = 0; i < texts.size(); ++i)
+          mismatches[w] += tok.Encode(texts[i]) != expected[i];
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int m : mismatches) EXPECT_EQ(m, 0);
+}
+
+TEST(EncodeCacheTest, StaysBounded) {
+  EncodeCache cache(8);
+  for (int i = 0; i < 100; ++i) {
+    const std::vector<TokenId> ids = {TokenId(i), 1};
+    cache.Insert(absl::StrCat("k", i), ids);
+    EXPECT_LE(cache.size(), 8u);
+  }
+  std::vector<TokenId> out;
+  EXPECT_TRUE(cache.Find("k99", &out));
+  EXPECT_EQ(out, (std::vector<TokenId>{99, 1}));
+  EXPECT_FALSE(cache.Find("k0", &out));
+}
+
+// Splits `text` at random points (inside characters and special tokens too) and streams it.
+std::vector<TokenId> StreamEncode(const Tokenizer& tok, const std::string& text, uint64_t seed,
+                                  size_t max_pending, size_t* most_pending = nullptr) {
+  std::mt19937_64 rng(seed);
+  StreamEncoder encoder(tok, max_pending);
+  std::vector<TokenId> ids;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t n = std::min<size_t>(text.size() - pos, rng() % 40);
+    encoder.Push(absl::string_view(text).substr(pos, n), &ids);
+    if (most_pending != nullptr) *most_pending = std::max(*most_pending, encoder.pending_bytes());
+    pos += n;
+  }
+  encoder.Finish(&ids);
+  return ids;
+}
+
+class StreamTest : public ::testing::TestWithParam<Pattern> {};
+
+TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
+  const Pattern pattern = GetParam();
+  const std::vector<std::string> specials = {kEot, kEot + kEot, "<|x|>"};
+  const Trained t = TrainOn(TrainingText(), 600, IdLayout::kBytesFirst, {kEot}, pattern);
+  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, specials, pattern);
+  for (uint64_t seed = 0; seed < 30; ++seed) {
+    const std::string text = testing::RandomText(seed, {400, specials, true});
+    const std::vector<TokenId> whole = tok.Encode(text);
+    // A large window cuts only at safe cuts; tiny ones force cuts between pre-tokens.
+    for (size_t max_pending : {size_t{1} << 20, size_t{200}, size_t{1}}) {
+      ASSERT_EQ(StreamEncode(tok, text, seed, max_pending), whole)
+          << "seed " << seed << " window " << max_pending;
+    }
+  }
+}
+
+TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
+  const Pattern pattern = GetParam();
+  const Trained t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
+  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
+  // No ASCII letter is ever followed by white space, so IsSafeCut never holds.
+  const std::vector<std::string> pieces = {"12",     "345 ", "日本語", "\n", "  ", "!?", "١٢",
+                                           "Привет", ". ",   "\n\n ",  "'s", kEot, "x1"};
+  std::mt19937_64 rng(3);
+  std::string text;
+  while (text.size() < 200000) text += pieces[rng() % pieces.size()];
+  size_t most = 0;
+  EXPECT_EQ(StreamEncode(tok, text, 1, 4096, &most), tok.Encode(text));
+  EXPECT_LT(most, 3 * 4096u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Patterns, StreamTest,
+                         ::testing::Values(Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k));
+
+TEST(StreamTest, EnglishLinesHoldLittle) {
+  const Tokenizer tok = SmallTokenizer({kEot});
+  std::string line = "the quick brown fox jumps over the lazy dog, again and again\n";
+  StreamEncoder encoder(tok);
+  std::vector<TokenId> ids;
+  size_t most = 0;
+  for (int i = 0; i < 50000; ++i) {
+    encoder.Push(line, &ids);
+    most = std::max(most, encoder.pending_bytes());
+  }
+  encoder.Finish(&ids);
+  EXPECT_LT(most, line.size());
+  std::string all;
+  for (int i = 0; i < 50000; ++i) all += line;
+  EXPECT_EQ(ids, tok.Encode(all));
+}
+
+TEST(StreamTest, EncodeIterableYieldsEverything) {
+  const Tokenizer tok = SmallTokenizer({kEot});
+  const std::vector<std::string> lines = {"ab c", "d\n", "<|endo", "ftext|>ab", "", "c \n"};
+  size_t i = 0;
+  std::vector<TokenId> ids;
+  EncodeIterable(
+      tok,
+      [&](absl::string_view* piece) {
+        if (i == lines.size()) return false;
+        *piece = lines[i++];
+        return true;
+      },
+      [&](absl::Span<const TokenId> some) { ids.insert(ids.end(), some.begin(), some.end()); });
+  EXPECT_EQ(ids, tok.Encode("ab cd\n<|endoftext|>abc \n"));
+}
+
+TEST(TiktokenFilesTest, ParsesFormatsAndReportsLines) {
+  Ranks ranks = {{"a", 0}, {"\xff\x00 b", 1}, {"hello", 2}};
+  const std::string text = FormatTiktokenRanks(ranks);
+  absl::StatusOr<Ranks> back = ParseTiktokenRanks(text, "r.tiktoken");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, ranks);
+  for (const auto& [bad, line] : std::vector<std::pair<std::string, std::string>>{
+           {"YQ== 0\nYg== 1\n!!!! 2\n", "r.tiktoken:3:"},
+           {"YQ== 0\nYg==\n", "r.tiktoken:2:"},
+           {"YQ== x\n", "r.tiktoken:1:"},
+           {"YQ== -1\n", "r.tiktoken:1:"}}) {
+    absl::StatusOr<Ranks> r = ParseTiktokenRanks(bad, "r.tiktoken");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().message().rfind(line, 0), 0u) << r.status();
+  }
+}
+
+}  // namespace
+}  // namespace bpeforge
