@@ -56,6 +56,9 @@ class Rng {
   bool PerMille(uint32_t p) { return Below(1000) < p; }
   double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 
+  // A number drawn ahead of its use, so that a sampler can prefetch what it will need.
+  uint64_t lookahead = 0;
+
  private:
   static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::array<uint64_t, 4> s_;
@@ -859,9 +862,16 @@ class WebModel {
       SynthWord(rank, out);
     }
   }
+  static uint32_t HeadIndex(uint64_t r) {
+    return static_cast<uint32_t>(((r >> 32) * kHeadEntries) >> 32);
+  }
   void Word(Rng& rng, Out& out) const {
-    const uint64_t r = rng.Next();
-    const auto i = static_cast<uint32_t>(((r >> 32) * kHeadEntries) >> 32);
+    // The random number for the next word is drawn now and its table entry prefetched, so
+    // the (L2) load overlaps with writing this word instead of stalling the next one.
+    const uint64_t r = rng.lookahead;
+    rng.lookahead = rng.Next();
+    __builtin_prefetch(head_.data() + HeadIndex(rng.lookahead) * kEntry);
+    const uint32_t i = HeadIndex(r);
     const char* e = head_.data() + i * kEntry;
     uint32_t threshold, alias;
     std::memcpy(&threshold, e, 4);
