@@ -1,0 +1,402 @@
+// Pre-tokenizer tests. The regex reference and the fast matcher must both reproduce the
+// fixture (Python's `regex` module); hand-written cases pin exact pieces; seeded differential
+// runs compare the fast matcher with the reference on generated text.
+#include "core/pretokenizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "core/utf8.h"
+#include "tests/test_util.h"
+
+namespace bpeforge {
+namespace {
+
+using Pieces = std::vector<std::string>;
+
+constexpr Pattern kAllPatterns[] = {Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k};
+
+Pieces Split(const PreTokenizer& pretokenizer, absl::string_view text) {
+  Pieces pieces;
+  pretokenizer.Split(text, [&](absl::string_view piece) { pieces.emplace_back(piece); });
+  return pieces;
+}
+
+// Printable form of a text for failure messages: controls and non-ASCII bytes as \xNN.
+std::string Escaped(absl::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out + "\"";
+}
+
+std::string Escaped(const Pieces& pieces) {
+  std::string out = "[";
+  for (const std::string& piece : pieces) out += Escaped(piece) + " ";
+  return out + "]";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conformance with the fixture.
+
+TEST(PreTokenizerFixtureTest, BothImplementationsMatchPythonRegex) {
+  const std::optional<std::string> dir = testing::FixturesDir();
+  if (!dir) GTEST_SKIP() << "no fixtures directory";
+  std::ifstream in(*dir + "/pretokens.json");
+  ASSERT_TRUE(in) << "cannot open pretokens.json in " << *dir;
+  const nlohmann::json fixture = nlohmann::json::parse(in);
+  ASSERT_GT(fixture.at("cases").size(), 0u);
+  for (Pattern pattern : kAllPatterns) {
+    const std::unique_ptr<PreTokenizer> implementations[] = {MakeRegexPreTokenizer(pattern),
+                                                             MakePreTokenizer(pattern)};
+    const char* const names[] = {"regex", "fast"};
+    const std::string key(PatternName(pattern));
+    for (const nlohmann::json& c : fixture.at("cases")) {
+      const std::string text = c.at("text").get<std::string>();
+      const Pieces expected = c.at(key).get<Pieces>();
+      for (int i = 0; i < 2; ++i) {
+        EXPECT_EQ(Split(*implementations[i], text), expected)
+            << names[i] << " " << key << " on " << Escaped(text);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written cases. Expected pieces are those of Python's `regex` module.
+
+struct Case {
+  Pattern pattern;
+  const char* text;
+  Pieces pieces;
+};
+
+TEST(PreTokenizerTest, HandWrittenCases) {
+  const std::vector<Case> cases = {
+      {Pattern::kGpt2,
+       "I'M YOU'RE it'S we'Ve",
+       {"I", "'", "M", " YOU", "'", "RE", " it", "'", "S", " we", "'", "Ve"}},
+      {Pattern::kGpt2, "''s 'x ' 'l 'lL", {"''", "s", " '", "x", " '", " '", "l", " '", "lL"}},
+      {Pattern::kGpt2, "a\r\nb\r\n\r\n c", {"a", "\r", "\n", "b", "\r\n\r\n", " c"}},
+      {Pattern::kGpt2, "x \r\n y!!\r\n\r\nz", {"x", " \r\n", " y", "!!", "\r\n\r", "\n", "z"}},
+      {Pattern::kGpt2, "a   b\t\tc \t d", {"a", "  ", " b", "\t", "\t", "c", " \t", " d"}},
+      {Pattern::kGpt2, "a \u00a0b\u3000word", {"a", " ", "\u00a0", "b", "\u3000", "word"}},
+      {Pattern::kGpt2, "end  ", {"end", "  "}},
+      {Pattern::kGpt2, "end \n", {"end", " \n"}},
+      {Pattern::kGpt2, "end\n  ", {"end", "\n  "}},
+      {Pattern::kGpt2,
+       "1 12 123 1234 12345 123456 1234567",
+       {"1", " 12", " 123", " 1234", " 12345", " 123456", " 1234567"}},
+      {Pattern::kGpt2, "٣٤٥٦ １２３４ x²³⁴⁵ ½⅓", {"٣٤٥٦", " １２３４", " x", "²³⁴⁵", " ½⅓"}},
+      {Pattern::kGpt2,
+       "👨\u200d👩\u200d👧 ok 🏳\ufe0f\u200d🌈!",
+       {"👨\u200d👩\u200d👧", " ok", " 🏳\ufe0f\u200d🌈!"}},
+      {Pattern::kGpt2, "a🙂b 🙂🙂", {"a", "🙂", "b", " 🙂🙂"}},
+      {Pattern::kGpt2,
+       "e\u0301té \u0301x नमस\u094dत\u0947",
+       {"e", "\u0301", "té", " \u0301", "x", " नमस", "\u094d", "त", "\u0947"}},
+      {Pattern::kGpt2, "مرحبا שלום 你好。", {"مرحبا", " שלום", " 你好", "。"}},
+      {Pattern::kGpt2, "a\u0085\u0085b", {"a", "\u0085", "\u0085", "b"}},
+      {Pattern::kCl100k,
+       "I'M YOU'RE it'S we'Ve",
+       {"I", "'M", " YOU", "'RE", " it", "'S", " we", "'Ve"}},
+      {Pattern::kCl100k, "''s 'x ' 'l 'lL", {"''", "s", " '", "x", " '", " '", "l", " '", "lL"}},
+      {Pattern::kCl100k, "a\r\nb\r\n\r\n c", {"a", "\r\n", "b", "\r\n\r\n", " c"}},
+      {Pattern::kCl100k, "x \r\n y!!\r\n\r\nz", {"x", " \r\n", " y", "!!\r\n\r\n", "z"}},
+      {Pattern::kCl100k, "a   b\t\tc \t d", {"a", "  ", " b", "\t", "\tc", " \t", " d"}},
+      {Pattern::kCl100k, "a \u00a0b\u3000word", {"a", " ", "\u00a0b", "\u3000word"}},
+      {Pattern::kCl100k, "end  ", {"end", "  "}},
+      {Pattern::kCl100k, "end \n", {"end", " \n"}},
+      {Pattern::kCl100k, "end\n  ", {"end", "\n", "  "}},
+      {Pattern::kCl100k,
+       "1 12 123 1234 12345 123456 1234567",
+       {"1", " ", "12", " ", "123", " ", "123", "4", " ", "123", "45", " ", "123", "456", " ",
+        "123", "456", "7"}},
+      {Pattern::kCl100k,
+       "٣٤٥٦ １２３４ x²³⁴⁵ ½⅓",
+       {"٣٤٥", "٦", " ", "１２３", "４", " x", "²³⁴", "⁵", " ", "½⅓"}},
+      {Pattern::kCl100k,
+       "👨\u200d👩\u200d👧 ok 🏳\ufe0f\u200d🌈!",
+       {"👨\u200d👩\u200d👧", " ok", " 🏳\ufe0f\u200d🌈!"}},
+      {Pattern::kCl100k, "a🙂b 🙂🙂", {"a", "🙂b", " 🙂🙂"}},
+      {Pattern::kCl100k,
+       "e\u0301té \u0301x नमस\u094dत\u0947",
+       {"e", "\u0301té", " \u0301", "x", " नमस", "\u094dत", "\u0947"}},
+      {Pattern::kCl100k, "مرحبا שלום 你好。", {"مرحبا", " שלום", " 你好", "。"}},
+      {Pattern::kCl100k, "a\u0085\u0085b", {"a", "\u0085", "\u0085b"}},
+      {Pattern::kO200k, "I'M YOU'RE it'S we'Ve", {"I'M", " YOU'RE", " it'S", " we'Ve"}},
+      {Pattern::kO200k, "''s 'x ' 'l 'lL", {"''", "s", " '", "x", " '", " '", "l", " '", "l", "L"}},
+      {Pattern::kO200k, "a\r\nb\r\n\r\n c", {"a", "\r\n", "b", "\r\n\r\n", " c"}},
+      {Pattern::kO200k, "x \r\n y!!\r\n\r\nz", {"x", " \r\n", " y", "!!\r\n\r\n", "z"}},
+      {Pattern::kO200k, "a/\r\n/b .//\n/c", {"a", "/\r\n/", "b", " .//\n/", "c"}},
+      {Pattern::kO200k, "a   b\t\tc \t d", {"a", "  ", " b", "\t", "\tc", " \t", " d"}},
+      {Pattern::kO200k, "a \u00a0b\u3000word", {"a", " ", "\u00a0b", "\u3000word"}},
+      {Pattern::kO200k, "end  ", {"end", "  "}},
+      {Pattern::kO200k, "end \n", {"end", " \n"}},
+      {Pattern::kO200k, "end\n  ", {"end", "\n", "  "}},
+      {Pattern::kO200k, "x1234567y", {"x", "123", "456", "7", "y"}},
+      {Pattern::kO200k,
+       "٣٤٥٦ １２３４ x²³⁴⁵ ½⅓",
+       {"٣٤٥", "٦", " ", "１２３", "４", " x", "²³⁴", "⁵", " ", "½⅓"}},
+      {Pattern::kO200k,
+       "👨\u200d👩\u200d👧 ok 🏳\ufe0f\u200d🌈!",
+       {"👨\u200d👩\u200d👧", " ok", " 🏳\ufe0f\u200d🌈!"}},
+      {Pattern::kO200k, "a🙂b 🙂🙂", {"a", "🙂b", " 🙂🙂"}},
+      {Pattern::kO200k,
+       "HTTPServer camelCaseWord ǅungla ÉCOLE'S iPhone",
+       {"HTTPServer", " camel", "Case", "Word", " ǅungla", " ÉCOLE'S", " i", "Phone"}},
+      {Pattern::kO200k,
+       "e\u0301té \u0301x नमस\u094dत\u0947",
+       {"e\u0301té", " \u0301x", " नमस\u094dत\u0947"}},
+      {Pattern::kO200k, "مرحبا שלום 你好。", {"مرحبا", " שלום", " 你好", "。"}},
+      {Pattern::kO200k, "a\u0085\u0085b", {"a", "\u0085", "\u0085b"}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(Split(*MakePreTokenizer(c.pattern), c.text), c.pieces)
+        << "fast " << PatternName(c.pattern) << " on " << Escaped(c.text);
+    EXPECT_EQ(Split(*MakeRegexPreTokenizer(c.pattern), c.text), c.pieces)
+        << "regex " << PatternName(c.pattern) << " on " << Escaped(c.text);
+  }
+}
+
+TEST(PreTokenizerTest, DigitRunsOfOneToSeven) {
+  const std::vector<Pieces> in_threes = {
+      {"1"}, {"12"}, {"123"}, {"123", "4"}, {"123", "45"}, {"123", "456"}, {"123", "456", "7"}};
+  const std::string digits = "1234567";
+  for (size_t n = 1; n <= digits.size(); ++n) {
+    const std::string text = digits.substr(0, n);
+    EXPECT_EQ(Split(*MakePreTokenizer(Pattern::kCl100k), text), in_threes[n - 1]) << text;
+    EXPECT_EQ(Split(*MakePreTokenizer(Pattern::kO200k), text), in_threes[n - 1]) << text;
+    EXPECT_EQ(Split(*MakePreTokenizer(Pattern::kGpt2), text), Pieces{text}) << text;
+  }
+}
+
+// Where the Boost reference departs from Python's `regex` (and tiktoken), the fast matcher
+// follows Python: \s is White_Space, so U+001C..U+001F are not white space (ICU's u_isspace,
+// behind Boost's \s, says they are); and (?i) uses simple case folding, under which U+017F
+// LATIN SMALL LETTER LONG S matches 's' (Boost folds with u_tolower and does not).
+TEST(PreTokenizerTest, FollowsPythonWhereTheReferenceDiffers) {
+  const std::vector<Case> cases = {
+      {Pattern::kGpt2, "it'ſ x'ſa", {"it", "'", "ſ", " x", "'", "ſa"}},
+      {Pattern::kGpt2, "a\034b \037\036 c", {"a", "\034", "b", " \037\036", " c"}},
+      {Pattern::kCl100k, "it'ſ x'ſa", {"it", "'ſ", " x", "'ſ", "a"}},
+      {Pattern::kCl100k, "a\034b \037\036 c", {"a", "\034b", " \037\036", " c"}},
+      {Pattern::kO200k, "it'ſ x'ſa", {"it'ſ", " x'ſ", "a"}},
+      {Pattern::kO200k, "a\034b \037\036 c", {"a", "\034b", " \037\036", " c"}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(Split(*MakePreTokenizer(c.pattern), c.text), c.pieces)
+        << PatternName(c.pattern) << " on " << Escaped(c.text);
+  }
+}
+
+// Undecodable bytes are one-byte "other" characters: the pieces still tile the input.
+TEST(PreTokenizerTest, InvalidUtf8IsSplitSafely) {
+  std::mt19937_64 rng(7);
+  for (Pattern pattern : kAllPatterns) {
+    const std::unique_ptr<PreTokenizer> fast = MakePreTokenizer(pattern);
+    EXPECT_EQ(Split(*fast, "a\xC3"), (Pieces{"a", "\xC3"}));
+    EXPECT_EQ(Split(*fast, "\xE6\x97"), (Pieces{"\xE6\x97"}));
+    EXPECT_EQ(Split(*fast, "x\xF4\x90\x80\x80"), (Pieces{"x", "\xF4\x90\x80\x80"}));
+    for (int i = 0; i < 500; ++i) {
+      std::string bytes(rng() % 24, '\0');
+      for (char& b : bytes) {
+        b = static_cast<char>(rng() % 4 == 0 ? "' \n\ra1"[rng() % 6] : rng());
+      }
+      std::string joined;
+      fast->Split(bytes, [&](absl::string_view piece) {
+        EXPECT_FALSE(piece.empty());
+        joined.append(piece.data(), piece.size());
+      });
+      EXPECT_EQ(joined, bytes) << Escaped(bytes);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Differential runs: the fast matcher against the regex reference on seeded text.
+
+// Words, numbers, emoji and white space from many scripts, with the ASCII edge characters.
+std::string MultiScriptText(std::mt19937_64& rng) {
+  static const char* const kFragments[] = {"caf\u00e9",
+                                           "na\u00efve",
+                                           "\u00c9COLE",
+                                           "e\u0301t\u00e9",
+                                           "\u01c5ungla",
+                                           "Stra\u00dfe",
+                                           "\u041f\u0440\u0438\u0432\u0435\u0442",
+                                           "\u043c\u0438\u0440",
+                                           "\u0393\u03b5\u03b9\u03ac",
+                                           "\u039a\u038c\u03a3\u039c\u0395",
+                                           "\u4f60\u597d",
+                                           "\u65e5\u672c\u8a9e\u306e",
+                                           "\u30c6\u30ad\u30b9\u30c8",
+                                           "\ud55c\uad6d\uc5b4",
+                                           "\u0645\u0631\u062d\u0628\u0627",
+                                           "\u0627\u0644\u0639\u0627\u0644\u0645",
+                                           "\u0928\u092e\u0938\u094d\u0924\u0947",
+                                           "\u0926\u0941\u0928\u093f\u092f\u093e",
+                                           "\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35",
+                                           "\U0001F642",
+                                           "\U0001F468\u200d\U0001F469\u200d\U0001F467",
+                                           "\U0001F3F3\ufe0f\u200d\U0001F308",
+                                           "\u2764\ufe0f",
+                                           "\U0001F44D\U0001F3FD",
+                                           "\u0663\u0664\u0665",
+                                           "\u0967\u0968",
+                                           "\uff11\uff12\uff13\uff14",
+                                           "\u00b2",
+                                           "\u00bd",
+                                           "\u2153",
+                                           "\u216b",
+                                           "\u2460",
+                                           "12345",
+                                           "7",
+                                           "3.14",
+                                           "'s",
+                                           "'S",
+                                           "'ll",
+                                           "'LL",
+                                           "'re",
+                                           "'Ve",
+                                           "'m",
+                                           "'d",
+                                           "'T",
+                                           "'",
+                                           "''",
+                                           " ",
+                                           "  ",
+                                           "   ",
+                                           "\t",
+                                           "\n",
+                                           "\r\n",
+                                           "\n\n",
+                                           "\r",
+                                           "\f",
+                                           "\v",
+                                           "\u00a0",
+                                           "\u3000",
+                                           "\u2003",
+                                           "\u2028",
+                                           "\u200b",
+                                           "\u0085",
+                                           "\ufeff",
+                                           ".",
+                                           ",",
+                                           "!?",
+                                           "/",
+                                           "//",
+                                           "(",
+                                           ")",
+                                           "-",
+                                           "_",
+                                           "#",
+                                           "\u2014",
+                                           "\u3002",
+                                           "\uff0c",
+                                           "Hello",
+                                           "world",
+                                           "HTTPServer",
+                                           "camelCase",
+                                           "iPhone",
+                                           "don't",
+                                           "I'M",
+                                           "x",
+                                           "A",
+                                           "\u0301",
+                                           "\u0308"};
+  std::string text;
+  const size_t n = 1 + rng() % 12;
+  for (size_t i = 0; i < n; ++i) {
+    text += kFragments[rng() % std::size(kFragments)];
+    if (rng() % 4 == 0) text += ' ';
+  }
+  return text;
+}
+
+// Code points from all planes, assigned or not. U+001C..U+001F and U+017F are left out: the
+// reference reads them differently from Python (see FollowsPythonWhereTheReferenceDiffers).
+std::string RandomCodePoints(std::mt19937_64& rng) {
+  std::string text;
+  const size_t n = 1 + rng() % 24;
+  for (size_t i = 0; i < n;) {
+    const uint64_t r = rng() % 10;
+    const uint64_t limit = r < 3 ? 0x80 : r < 8 ? 0x10000 : 0x110000;
+    const auto cp = static_cast<char32_t>(rng() % limit);
+    if ((cp >= 0xD800 && cp < 0xE000) || (cp >= 0x1C && cp <= 0x1F) || cp == 0x17F) continue;
+    AppendUtf8(cp, &text);
+    ++i;
+  }
+  return text;
+}
+
+// Dense mixes of the characters that the ASCII branches of the patterns look at.
+std::string AsciiEdgeMix(std::mt19937_64& rng) {
+  static const char* const kPieces[] = {
+      "'",  "s",  "t", "re", "ve", "m", "ll", "d",  "S",  "T",  "RE", "VE",   "M",
+      "LL", "D",  "e", "l",  "r",  "v", " ",  "  ", "\t", "\r", "\n", "\r\n", "\n\n",
+      "\f", "\v", ".", ",",  "!",  "/", "-",  "_",  "0",  "42", "x",  "Q"};
+  std::string text;
+  const size_t n = 1 + rng() % 30;
+  for (size_t i = 0; i < n; ++i) text += kPieces[rng() % std::size(kPieces)];
+  return text;
+}
+
+class PreTokenizerDifferentialTest : public ::testing::TestWithParam<Pattern> {
+ protected:
+  void ExpectSameAsReference(std::string (*generate)(std::mt19937_64&), uint64_t seed) {
+    constexpr int kCases = 5000;
+    const std::unique_ptr<PreTokenizer> fast = MakePreTokenizer(GetParam());
+    const std::unique_ptr<PreTokenizer> regex = MakeRegexPreTokenizer(GetParam());
+    std::mt19937_64 rng(seed);
+    int failures = 0;
+    for (int i = 0; i < kCases && failures < 10; ++i) {
+      const std::string text = generate(rng);
+      const Pieces expected = Split(*regex, text);
+      const Pieces actual = Split(*fast, text);
+      if (actual != expected) {
+        ++failures;
+        ADD_FAILURE() << PatternName(GetParam()) << " case " << i << " " << Escaped(text)
+                      << "\n  regex: " << Escaped(expected) << "\n  fast:  " << Escaped(actual);
+      }
+    }
+  }
+};
+
+TEST_P(PreTokenizerDifferentialTest, MultiScriptText) { ExpectSameAsReference(MultiScriptText, 1); }
+
+TEST_P(PreTokenizerDifferentialTest, RandomCodePoints) {
+  ExpectSameAsReference(RandomCodePoints, 2);
+}
+
+TEST_P(PreTokenizerDifferentialTest, AsciiEdgeMix) { ExpectSameAsReference(AsciiEdgeMix, 3); }
+
+INSTANTIATE_TEST_SUITE_P(AllPatterns, PreTokenizerDifferentialTest,
+                         ::testing::ValuesIn(kAllPatterns),
+                         [](const ::testing::TestParamInfo<Pattern>& info) {
+                           return std::string(PatternName(info.param));
+                         });
+
+}  // namespace
+}  // namespace bpeforge
