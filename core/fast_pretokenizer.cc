@@ -117,12 +117,12 @@ inline const Byte* SkipAsciiRange(const Byte* p, const Byte* end, Byte fold, Byt
   return p;
 }
 
-// \p{L}+ from p.
+// End of the run of letters (\p{L}) from p.
 inline const Byte* SkipLetters(const Byte* p, const Byte* end) {
   return SkipAny(SkipAsciiRange(p, end, 0x20, 'a', 'z'), end, u::kLetter);
 }
 
-// [\p{Ll}\p{Lm}\p{Lo}\p{M}]* from p.
+// End of the run of [\p{Ll}\p{Lm}\p{Lo}\p{M}] characters from p.
 inline const Byte* SkipLowerOrUncased(const Byte* p, const Byte* end) {
   return SkipAny(SkipAsciiRange(p, end, 0, 'a', 'z'), end, u::kLowerOrUncased);
 }
