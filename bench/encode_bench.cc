@@ -75,5 +75,31 @@ void BM_Encode(benchmark::State& state) {
 
 BENCHMARK(BM_Encode)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// The work after pre-tokenization alone (whole-token lookup, cache, merges), so that it can be
+// judged apart from the pre-tokenizer: the pieces are split once, outside the timing.
+void BM_EncodePreTokens(benchmark::State& state) {
+  const auto flavor = static_cast<bench::Flavor>(state.range(0));
+  const std::string& text = Corpus(flavor);
+  const Tokenizer& tokenizer = GetTokenizer();
+  std::vector<absl::string_view> pieces;
+  tokenizer.special_tokens().Split(
+      text,
+      [&](absl::string_view part) {
+        tokenizer.pretokenizer().Split(part, [&](absl::string_view p) { pieces.push_back(p); });
+      },
+      [](size_t) {});
+  EncodeCache cache;
+  std::vector<TokenId> ids;
+  for (auto _ : state) {
+    ids.clear();
+    for (absl::string_view piece : pieces) tokenizer.EncodePreToken(piece, &cache, &ids);
+    benchmark::DoNotOptimize(ids.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  state.SetLabel(std::string(bench::FlavorName(flavor)));
+}
+
+BENCHMARK(BM_EncodePreTokens)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace bpeforge

@@ -135,6 +135,15 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   for (const SpecialToken& s : specials) texts.push_back(s.text);
   t.specials_ = SpecialTokens(texts);
   for (const std::string& s : t.specials_.tokens()) t.special_ids_.push_back(ids[s]);
+  // Every piece starts as single bytes joined pairwise, so these two small tables answer the
+  // most frequent lookups without hashing.
+  t.byte_ids_.resize(256);
+  t.byte_pairs_.assign(256 * 256, kNotAToken);
+  for (const auto& [bytes, entry] : t.encoder_) {
+    const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
+    if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
+  }
   t.pretokenizer_ = MakePreTokenizer(t.pattern_);
   t.serial_ = NextSerial();
   return t;
@@ -182,14 +191,18 @@ void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
   }
 }
 
-uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
+Tokenizer::Entry Tokenizer::Find(absl::string_view bytes) const {
+  if (bytes.size() == 2) {
+    return byte_pairs_[static_cast<unsigned char>(bytes[0]) * 256 +
+                       static_cast<unsigned char>(bytes[1])];
+  }
   auto it = encoder_.find(bytes);
-  return it == encoder_.end() ? kNoRank : it->second.rank;
+  return it == encoder_.end() ? kNotAToken : it->second;
 }
 
 void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const {
   if (piece.size() <= 1) {
-    if (piece.size() == 1) out->push_back(IdOf(piece));
+    if (piece.size() == 1) out->push_back(byte_ids_[static_cast<unsigned char>(piece[0])]);
     return;
   }
   if (piece.size() <= kLongPiece) {
@@ -199,41 +212,45 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
   }
 }
 
-// tiktoken's byte_pair_merge: parts[i] starts at `start` and `rank` is the rank of parts i and
-// i+1 joined. Each round joins the leftmost pair of lowest rank.
+// tiktoken's byte_pair_merge: parts[i] starts at `start`; `pair` is the token made of parts i
+// and i+1 joined (its rank and id), `id` the id of part i. Each round joins the leftmost pair
+// of lowest rank.
 void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) const {
   struct Part {
     uint32_t start;
-    uint32_t rank;
+    TokenId id;
+    Entry pair;
   };
   absl::InlinedVector<Part, kLongPiece + 2> parts;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(piece.data());
   const uint32_t n = static_cast<uint32_t>(piece.size());
-  for (uint32_t i = 0; i + 1 < n; ++i) parts.push_back({i, RankOf(piece.substr(i, 2))});
-  parts.push_back({n - 1, kNoRank});
-  parts.push_back({n, kNoRank});
-  // The rank of parts i and i+1 joined, after parts i+1 and i+2 were joined.
-  auto joined_rank = [&](size_t i) {
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    parts.push_back({i, byte_ids_[bytes[i]], byte_pairs_[bytes[i] * 256 + bytes[i + 1]]});
+  }
+  parts.push_back({n - 1, byte_ids_[bytes[n - 1]], kNotAToken});
+  parts.push_back({n, 0, kNotAToken});
+  // The token of parts i and i+1 joined, after parts i+1 and i+2 were joined.
+  auto joined = [&](size_t i) {
     return i + 3 < parts.size()
-               ? RankOf(piece.substr(parts[i].start, parts[i + 3].start - parts[i].start))
-               : kNoRank;
+               ? Find(piece.substr(parts[i].start, parts[i + 3].start - parts[i].start))
+               : kNotAToken;
   };
   while (true) {
     size_t best = 0;
     uint32_t min_rank = kNoRank;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
-      if (parts[i].rank < min_rank) {
-        min_rank = parts[i].rank;
+      if (parts[i].pair.rank < min_rank) {
+        min_rank = parts[i].pair.rank;
         best = i;
       }
     }
     if (min_rank == kNoRank) break;
-    if (best > 0) parts[best - 1].rank = joined_rank(best - 1);
-    parts[best].rank = joined_rank(best);
+    if (best > 0) parts[best - 1].pair = joined(best - 1);
+    parts[best].id = parts[best].pair.id;
+    parts[best].pair = joined(best);
     parts.erase(parts.begin() + best + 1);
   }
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    out->push_back(IdOf(piece.substr(parts[i].start, parts[i + 1].start - parts[i].start)));
-  }
+  for (size_t i = 0; i + 1 < parts.size(); ++i) out->push_back(parts[i].id);
 }
 
 // The same merges in O(n log n): parts form a linked list (a part is named by its start), a

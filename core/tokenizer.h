@@ -105,13 +105,18 @@ class Tokenizer {
 
   Tokenizer() = default;
   static absl::StatusOr<Tokenizer> Finish(Tokenizer t, const std::vector<SpecialToken>& specials);
-  uint32_t RankOf(absl::string_view bytes) const;
+  static constexpr Entry kNotAToken = {UINT32_MAX, 0};
+  // The token `bytes` (two bytes or more), or kNotAToken.
+  Entry Find(absl::string_view bytes) const;
+  uint32_t RankOf(absl::string_view bytes) const { return Find(bytes).rank; }
   TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
   void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
   void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
 
   Pattern pattern_ = Pattern::kGpt2;
   EntryMap encoder_;                  // the mergeable tokens: bytes -> rank, id
+  std::vector<Entry> byte_pairs_;     // the two-byte tokens, by 256 * first + second
+  std::vector<TokenId> byte_ids_;     // the single bytes
   std::vector<std::string> decoder_;  // id -> bytes; "" where no token has the id
   SpecialTokens specials_;
   std::vector<TokenId> special_ids_;
