@@ -9,27 +9,37 @@
 namespace bpeforge {
 namespace {
 
+// Python's `regex` reads \s as the Unicode White_Space property; Boost's \s (ICU u_isspace)
+// would add U+001C..U+001F, so the set is spelled out.
+#define WS R"(\t\n\x{0B}\f\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})"
+// (?i:'s|'t|'re|'ve|'m|'ll|'d) under Python's simple case folding, where U+017F LATIN SMALL
+// LETTER LONG S also matches 's' (Boost's (?i) folds with u_tolower and would not).
+#define CONTRACTION R"('(?:[sS\x{17F}]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD]))"
+#define LN "[:Letter:][:Number:]"
+#define UPPER "[[:Uppercase_Letter:][:Titlecase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
+#define LOWER "[[:Lowercase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
+
 const char* BoostSpelling(Pattern pattern) {
   switch (pattern) {
     case Pattern::kGpt2:
-      return R"('(?:[sdmt]|ll|ve|re)| ?[[:Letter:]]+| ?[[:Number:]]+|)"
-             R"( ?[^\s[:Letter:][:Number:]]+|\s+(?!\S)|\s+)";
+      return "'(?:[sdmt]|ll|ve|re)| ?[[:Letter:]]+| ?[[:Number:]]+| ?[^" WS LN "]+|[" WS
+             "]+(?![^" WS "])|[" WS "]+";
     case Pattern::kCl100k:
-      return R"('(?i:[st]|re|ve|m|ll|d)|[^\r\n[:Letter:][:Number:]]?[[:Letter:]]+|)"
-             R"([[:Number:]]{1,3}| ?[^\s[:Letter:][:Number:]]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+      return CONTRACTION "|[^\\r\\n" LN "]?[[:Letter:]]+|[[:Number:]]{1,3}| ?[^" WS LN
+                         "]+[\\r\\n]*|[" WS "]*[\\r\\n]+|[" WS "]+(?![^" WS "])|[" WS "]+";
     case Pattern::kO200k:
-      return R"([^\r\n[:Letter:][:Number:]]?)"
-             R"([[:Uppercase_Letter:][:Titlecase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]*)"
-             R"([[:Lowercase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]+)"
-             R"((?:'(?i:[st]|re|ve|m|ll|d))?|)"
-             R"([^\r\n[:Letter:][:Number:]]?)"
-             R"([[:Uppercase_Letter:][:Titlecase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]+)"
-             R"([[:Lowercase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]*)"
-             R"((?:'(?i:[st]|re|ve|m|ll|d))?|)"
-             R"([[:Number:]]{1,3}| ?[^\s[:Letter:][:Number:]]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+      return "[^\\r\\n" LN "]?" UPPER "*" LOWER "+(?:" CONTRACTION ")?|[^\\r\\n" LN "]?" UPPER
+             "+" LOWER "*(?:" CONTRACTION ")?|[[:Number:]]{1,3}| ?[^" WS LN "]+[\\r\\n/]*|[" WS
+             "]*[\\r\\n]+|[" WS "]+(?![^" WS "])|[" WS "]+";
   }
   return "";
 }
+
+#undef WS
+#undef CONTRACTION
+#undef LN
+#undef UPPER
+#undef LOWER
 
 class RegexPreTokenizer : public PreTokenizer {
  public:
