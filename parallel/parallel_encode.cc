@@ -4,6 +4,7 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -44,8 +45,8 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   std::atomic<bool> failed{false};  // tells the first stage to stop
   tbb::enumerable_thread_specific<EncodeCache> caches;
   size_t file = 0;
-  std::vector<size_t> bounds;  // of the current file
-  size_t next_bound = 0;
+  size_t pos = 0;  // in the current file
+  const size_t target = std::max<size_t>(options.chunk_bytes, 1);
   // A few chunks per worker keep everyone busy while the writer waits for the oldest one.
   const size_t live = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()) + 1;
 
@@ -54,21 +55,21 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       tbb::make_filter<
           void, Chunk*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& fc) -> Chunk* {
         while (!failed && file < files.size()) {
-          if (bounds.empty()) {
-            bounds = FindChunkBounds(files[file].data(), tokenizer.special_tokens(),
-                                     options.chunk_bytes);
-            next_bound = 0;
-          }
-          if (next_bound + 1 < bounds.size() && bounds[next_bound + 1] > bounds[next_bound]) {
+          // The next cut is found only now, as FindChunkBounds would place it: computing
+          // all of them up front would touch (and keep mapped) a page of every chunk.
+          const absl::string_view text = files[file].data();
+          if (pos < text.size()) {
+            size_t end = std::min(pos + target, text.size());
+            while (end < text.size() && !IsSafeCut(text, end, tokenizer.special_tokens())) ++end;
             auto* chunk = new Chunk;
             chunk->file = file;
-            chunk->begin = bounds[next_bound];
-            chunk->end = bounds[next_bound + 1];
-            ++next_bound;
+            chunk->begin = pos;
+            chunk->end = end;
+            pos = end;
             return chunk;
           }
           ++file;
-          bounds.clear();
+          pos = 0;
         }
         fc.stop();
         return nullptr;
