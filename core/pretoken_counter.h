@@ -1,7 +1,7 @@
 // Counting pre-tokens at the speed of the pre-tokenizer.
 //
 // Almost every pre-token is at most 15 bytes, so those are packed into a 16-byte key (bytes
-// plus length) held inline in an absl::flat_hash_map with a one-multiply hash: no allocation,
+// plus length) held inline in an absl::flat_hash_map: no allocation,
 // no pointer chase and a cheap compare per pre-token. Longer ones go to a map keyed by string.
 #ifndef BPEFORGE_CORE_PRETOKEN_COUNTER_H_
 #define BPEFORGE_CORE_PRETOKEN_COUNTER_H_
@@ -9,10 +9,11 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
-#include "absl/numeric/int128.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/string_view.h"
 
 namespace bpeforge {
@@ -43,11 +44,9 @@ class PreTokenCounter {
   };
   struct ShortKeyHash {
     size_t operator()(const ShortKey& k) const {
-      // Folded 128-bit product, as in wyhash: every input bit reaches the high and the low
-      // bits, which SwissTable uses for the group and the tag.
-      const absl::uint128 m =
-          absl::uint128(k.lo ^ 0x9E3779B97F4A7C15ULL) * (k.hi ^ 0xD6E8FEB86659FD93ULL);
-      return static_cast<size_t>(absl::Uint128Low64(m) ^ absl::Uint128High64(m));
+      // Abseil's mixing of the two words: measured faster here than a plain folded multiply,
+      // whose weaker low bits cost SwissTable more tag collisions.
+      return absl::Hash<std::pair<uint64_t, uint64_t>>{}({k.lo, k.hi});
     }
   };
 
