@@ -1,6 +1,6 @@
 // A max-priority queue of symbol pairs with lazy deletion.
 //
-// Pair counts live in a map owned by the merge loop; the queue holds (count, pair) entries
+// Pair counts live in a table owned by the merge loop; the queue holds (count, pair) entries
 // that may be stale. An entry is pushed whenever a pair's count grows; a shrinking count
 // pushes nothing. Pop() discards entries whose count no longer matches and re-queues a pair
 // whose entry overstates it, so the first valid entry is always the true maximum.
@@ -14,7 +14,6 @@
 #include "absl/strings/string_view.h"
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 
 namespace bpeforge {
 
@@ -36,13 +35,14 @@ class PairQueue {
   }
 
   // The pair with the highest current count (ties: greater bytes), or nothing.
-  std::optional<PairKey> PopMax(const absl::flat_hash_map<PairKey, int64_t>& counts) {
+  // `current_count(pair)` gives a pair's count now (0 for a pair that is gone).
+  template <typename CountFn>
+  std::optional<PairKey> PopMax(const CountFn& current_count) {
     while (!heap_.empty()) {
       std::pop_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
       Entry top = heap_.back();
       heap_.pop_back();
-      auto it = counts.find(top.pair);
-      int64_t current = it == counts.end() ? 0 : it->second;
+      const int64_t current = current_count(top.pair);
       if (current == top.count && current > 0) return top.pair;
       if (current > 0 && current < top.count) Push(top.pair, current);
     }

@@ -40,7 +40,9 @@ absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>
   words.Reserve(distinct, bytes);
   for (const PreTokenCounts* c : counts) {
     for (const auto& [word, n] : *c) {
-      if (word.size() > 1) words.Add(word, n);  // one byte: no pair to count
+      if (word.size() > 1 && !words.Add(word, n)) {  // one byte: no pair to count
+        return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
+      }
     }
   }
   out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress);

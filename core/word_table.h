@@ -1,43 +1,65 @@
-// The distinct pre-tokens of a corpus with their counts, each stored as a run of symbol ids
-// in one flat array. The merge loop rewrites the runs in place as symbols merge.
+// The distinct pre-tokens of a corpus with their counts, as runs of symbol ids that the merge
+// loop rewrites in place.
+//
+// Each word is one record in a flat arena of uint32: [count lo, count hi, length, stamp,
+// symbols...]. A word's id is the offset of its record, so visiting a word (the merge loop's
+// inner step, dominated by cache misses) touches one place in memory, which can be prefetched.
 #ifndef BPEFORGE_CORE_WORD_TABLE_H_
 #define BPEFORGE_CORE_WORD_TABLE_H_
 
 #include <cstddef>
 #include <cstdint>
-#include "absl/strings/string_view.h"
+#include <limits>
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace bpeforge {
 
 class WordTable {
  public:
-  // Adds a distinct pre-token. Adding the same bytes twice makes two words; callers count
-  // first (see PreTokenCounts), so each word appears once.
-  void Add(absl::string_view bytes, uint64_t count) {
-    begin_.push_back(symbols_.size());
-    length_.push_back(static_cast<uint32_t>(bytes.size()));
-    count_.push_back(count);
-    for (unsigned char c : bytes) symbols_.push_back(c);
+  using WordId = uint32_t;
+
+  // Adds a distinct pre-token (callers count first, so each word appears once). Returns false
+  // if the arena would outgrow 32-bit word ids (about 16 GB of words).
+  bool Add(absl::string_view bytes, uint64_t count) {
+    const size_t at = arena_.size();
+    if (at + kHeader + bytes.size() > std::numeric_limits<WordId>::max()) return false;
+    ids_.push_back(static_cast<WordId>(at));
+    arena_.push_back(static_cast<uint32_t>(count));
+    arena_.push_back(static_cast<uint32_t>(count >> 32));
+    arena_.push_back(static_cast<uint32_t>(bytes.size()));
+    arena_.push_back(kNoStamp);
+    for (unsigned char c : bytes) arena_.push_back(c);
+    return true;
   }
   void Reserve(size_t words, size_t bytes) {
-    begin_.reserve(words);
-    length_.reserve(words);
-    count_.reserve(words);
-    symbols_.reserve(bytes);
+    ids_.reserve(words);
+    arena_.reserve(words * kHeader + bytes);
   }
 
-  size_t size() const { return count_.size(); }
-  uint64_t count(size_t w) const { return count_[w]; }
-  uint32_t* symbols(size_t w) { return symbols_.data() + begin_[w]; }
-  uint32_t length(size_t w) const { return length_[w]; }
-  void set_length(size_t w, uint32_t n) { length_[w] = n; }
+  // Every word, in the order added.
+  const std::vector<WordId>& ids() const { return ids_; }
+  size_t size() const { return ids_.size(); }
+
+  uint64_t count(WordId w) const {
+    return arena_[w] | (static_cast<uint64_t>(arena_[w + 1]) << 32);
+  }
+  uint32_t length(WordId w) const { return arena_[w + 2]; }
+  void set_length(WordId w, uint32_t n) { arena_[w + 2] = n; }
+  // Free for the merge loop: it marks words already visited in the current merge.
+  uint32_t& stamp(WordId w) { return arena_[w + 3]; }
+  const uint32_t* symbols(WordId w) const { return arena_.data() + w + kHeader; }
+  uint32_t* symbols(WordId w) { return arena_.data() + w + kHeader; }
+
+  void Prefetch(WordId w) const { __builtin_prefetch(arena_.data() + w); }
+
+  static constexpr uint32_t kNoStamp = std::numeric_limits<uint32_t>::max();
 
  private:
-  std::vector<uint32_t> symbols_;
-  std::vector<size_t> begin_;
-  std::vector<uint32_t> length_;
-  std::vector<uint64_t> count_;
+  static constexpr size_t kHeader = 4;
+  std::vector<uint32_t> arena_;
+  std::vector<WordId> ids_;
 };
 
 }  // namespace bpeforge
