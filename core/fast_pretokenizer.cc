@@ -204,6 +204,23 @@ const Byte* NextGpt2(const Byte* p, const Byte* end) {
   return MatchSpace(p, end, /*newline_alternative=*/false);
 }
 
+// The alternatives cl100k and o200k share after their word alternatives:
+//   \p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n<trailing>]*|\s*[\r\n]+|\s+(?!\S)|\s+
+// where <trailing> is nothing for cl100k and '/' for o200k.
+const Byte* NextNumberOtherOrSpace(const Byte* p, const Byte* end, Char c, Byte trailing) {
+  if (c.cls & u::kNumber) return SkipUpToThreeNumbers(p, end);
+  const Byte* other_start = nullptr;
+  if (p[0] == ' ' && IsOther(ClassAt(p + 1, end))) {
+    other_start = p + 1;
+  } else if (IsOther(c.cls)) {
+    other_start = p;
+  }
+  if (other_start != nullptr) {
+    return SkipBytesIn(SkipOther(other_start, end), end, '\r', '\n', trailing);
+  }
+  return MatchSpace(p, end, /*newline_alternative=*/true);
+}
+
 // cl100k: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //         ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 const Byte* NextCl100k(const Byte* p, const Byte* end) {
@@ -213,17 +230,7 @@ const Byte* NextCl100k(const Byte* p, const Byte* end) {
   if (IsWordPrefix(c.cls) && (ClassAt(p + c.len, end) & u::kLetter)) {
     return SkipLetters(p + c.len, end);
   }
-  if (c.cls & u::kNumber) return SkipUpToThreeNumbers(p, end);
-  const Byte* other_start = nullptr;
-  if (p[0] == ' ' && IsOther(ClassAt(p + 1, end))) {
-    other_start = p + 1;
-  } else if (IsOther(c.cls)) {
-    other_start = p;
-  }
-  if (other_start != nullptr) {
-    return SkipBytesIn(SkipOther(other_start, end), end, '\r', '\n', '\r');
-  }
-  return MatchSpace(p, end, /*newline_alternative=*/true);
+  return NextNumberOtherOrSpace(p, end, c, '\r');
 }
 
 // o200k's two word alternatives, tried in order:
@@ -270,17 +277,7 @@ const Byte* NextO200k(const Byte* p, const Byte* end) {
   if (IsWordPrefix(c.cls) || (c.cls & (u::kUpperOrUncased | u::kLowerOrUncased))) {
     if (const Byte* q = MatchO200kWord(p, end, c)) return q;
   }
-  if (c.cls & u::kNumber) return SkipUpToThreeNumbers(p, end);
-  const Byte* other_start = nullptr;
-  if (p[0] == ' ' && IsOther(ClassAt(p + 1, end))) {
-    other_start = p + 1;
-  } else if (IsOther(c.cls)) {
-    other_start = p;
-  }
-  if (other_start != nullptr) {
-    return SkipBytesIn(SkipOther(other_start, end), end, '\r', '\n', '/');
-  }
-  return MatchSpace(p, end, /*newline_alternative=*/true);
+  return NextNumberOtherOrSpace(p, end, c, '/');
 }
 
 template <const Byte* (*Next)(const Byte*, const Byte*)>
