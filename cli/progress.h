@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <mutex>
+
 #include "absl/strings/string_view.h"
 
 namespace bpeforge {

@@ -106,8 +106,8 @@ int RunTrain(const TrainArgs& args) {
 
 void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   auto args = std::make_shared<TrainArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "train", "Learn a byte-level BPE vocabulary and merges from text files.");
+  CLI::App* cmd =
+      app.add_subcommand("train", "Learn a byte-level BPE vocabulary and merges from text files.");
   cmd->add_option("inputs", args->inputs, "UTF-8 text files; each file is a separate document")
       ->required()
       ->check(CLI::ExistingFile);

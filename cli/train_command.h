@@ -1,9 +1,8 @@
 #ifndef BPEFORGE_CLI_TRAIN_COMMAND_H_
 #define BPEFORGE_CLI_TRAIN_COMMAND_H_
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace bpeforge {
 

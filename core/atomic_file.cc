@@ -69,7 +69,8 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 
 absl::Status ReadFile(const std::string& path, std::string* contents) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
+  if (fd < 0)
+    return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
   struct stat st;
   if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     close(fd);

@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace bpeforge {
 

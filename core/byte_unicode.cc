@@ -66,9 +66,8 @@ absl::StatusOr<std::string> Gpt2ToBytes(absl::string_view visible) {
       // The non-printable bytes were numbered 256.. in increasing byte order.
       out.push_back(static_cast<char>(GetTable().order[188 + (cp - 256)]));
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("character U+", absl::Hex(cp),
-                                                     " in token \"", visible,
-                                                     "\" is not a GPT-2 byte character"));
+      return absl::InvalidArgumentError(absl::StrCat("character U+", absl::Hex(cp), " in token \"",
+                                                     visible, "\" is not a GPT-2 byte character"));
     }
     pos += len;
   }

@@ -44,9 +44,9 @@ absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
   std::vector<bool> seen(json.size(), false);
   for (const auto& [key, value] : json.items()) {
     if (!value.is_number_unsigned() || value.get<uint64_t>() >= json.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ": token ", nlohmann::json(key).dump(), " has id ", value.dump(),
-          "; ids must be integers 0..", json.size() - 1));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": token ", nlohmann::json(key).dump(), " has id ", value.dump(),
+                       "; ids must be integers 0..", json.size() - 1));
     }
     const auto id = value.get<size_t>();
     if (seen[id]) {
@@ -79,9 +79,8 @@ absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
     absl::StatusOr<std::string> left = Gpt2ToBytes(parts[0]);
     absl::StatusOr<std::string> right = Gpt2ToBytes(parts[1]);
     if (!left.ok() || !right.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_no, ": ",
-                       (left.ok() ? right.status() : left.status()).message()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", line_no, ": ", (left.ok() ? right.status() : left.status()).message()));
     }
     merges.emplace_back(*std::move(left), *std::move(right));
   }

@@ -31,11 +31,13 @@ absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
     }
     Manifest m;
     absl::StatusOr<Pattern> pattern = ParsePattern(j.at("pattern").get<std::string>());
-    if (!pattern.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", pattern.status().message()));
+    if (!pattern.ok())
+      return absl::InvalidArgumentError(absl::StrCat(path, ": ", pattern.status().message()));
     m.pattern = *pattern;
     m.special_tokens = j.at("special_tokens").get<std::vector<std::string>>();
     absl::StatusOr<IdLayout> layout = ParseIdLayout(j.at("layout").get<std::string>());
-    if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
+    if (!layout.ok())
+      return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
     m.layout = *layout;
     m.vocab_size = j.at("vocab_size").get<size_t>();
     return m;

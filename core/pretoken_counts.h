@@ -4,9 +4,9 @@
 
 #include <cstdint>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "core/pretoken_counter.h"
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"

@@ -8,10 +8,10 @@
 #define BPEFORGE_CORE_PRETOKENIZER_H_
 
 #include <memory>
-#include "absl/strings/string_view.h"
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace bpeforge {
 

@@ -11,12 +11,14 @@ namespace {
 
 // Python's `regex` reads \s as the Unicode White_Space property; Boost's \s (ICU u_isspace)
 // would add U+001C..U+001F, so the set is spelled out.
-#define WS R"(\t\n\x{0B}\f\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})"
+#define WS \
+  R"(\t\n\x{0B}\f\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})"
 // (?i:'s|'t|'re|'ve|'m|'ll|'d) under Python's simple case folding, where U+017F LATIN SMALL
 // LETTER LONG S also matches 's' (Boost's (?i) folds with u_tolower and would not).
 #define CONTRACTION R"('(?:[sS\x{17F}]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD]))"
 #define LN "[:Letter:][:Number:]"
-#define UPPER "[[:Uppercase_Letter:][:Titlecase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
+#define UPPER \
+  "[[:Uppercase_Letter:][:Titlecase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
 #define LOWER "[[:Lowercase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
 
 const char* BoostSpelling(Pattern pattern) {

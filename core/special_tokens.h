@@ -8,10 +8,10 @@
 #include <bitset>
 #include <cstddef>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/strings/string_view.h"
 
 namespace bpeforge {
 

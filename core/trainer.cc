@@ -17,9 +17,9 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
   }
   const size_t specials = SpecialTokens(config.special_tokens).tokens().size();
   if (config.vocab_size < 256 + specials) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("vocab size ", config.vocab_size, " is smaller than 256 bytes + ", specials,
-                     " special tokens = ", 256 + specials));
+    return absl::InvalidArgumentError(absl::StrCat("vocab size ", config.vocab_size,
+                                                   " is smaller than 256 bytes + ", specials,
+                                                   " special tokens = ", 256 + specials));
   }
   return absl::OkStatus();
 }

@@ -3,10 +3,10 @@
 #define BPEFORGE_CORE_VOCAB_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/types.h"
 
 namespace bpeforge {

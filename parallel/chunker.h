@@ -4,9 +4,9 @@
 #define BPEFORGE_PARALLEL_CHUNKER_H_
 
 #include <cstddef>
-#include "absl/strings/string_view.h"
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "core/special_tokens.h"
 
 namespace bpeforge {

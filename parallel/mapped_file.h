@@ -4,9 +4,9 @@
 
 #include <cstddef>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace bpeforge {
 

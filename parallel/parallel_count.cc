@@ -107,9 +107,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     }
   });
   if (error.has()) {
-    return absl::InvalidArgumentError(absl::StrCat(paths[error.file()],
-                                                   ": invalid UTF-8 at byte offset ",
-                                                   error.offset()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(paths[error.file()], ": invalid UTF-8 at byte offset ", error.offset()));
   }
 
   // Combine without a global lock: each thread's map is split by hash into per-shard
@@ -122,8 +121,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   using Entry = std::pair<std::string, uint64_t>;  // short keys stay in the SSO buffer
   std::vector<const PreTokenCounter*> locals;
   for (const PreTokenCounter& m : local) locals.push_back(&m);
-  std::vector<std::vector<std::vector<Entry>>> lists(
-      locals.size(), std::vector<std::vector<Entry>>(num_shards));
+  std::vector<std::vector<std::vector<Entry>>> lists(locals.size(),
+                                                     std::vector<std::vector<Entry>>(num_shards));
   tbb::parallel_for(size_t{0}, locals.size(), [&](size_t t) {
     const absl::Hash<absl::string_view> hash;
     locals[t]->ForEach([&](absl::string_view word, uint64_t n) {

@@ -31,8 +31,8 @@ absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
   count_options.chunk_bytes = options.chunk_bytes;
   if (options.progress) {
     count_options.progress = [&](uint64_t done, uint64_t total) {
-      options.progress(absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total,
-                                       total / 1e6));
+      options.progress(
+          absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
     };
   }
   absl::StatusOr<ShardedCounts> counts = CountFiles(options.inputs, count_options);

@@ -16,7 +16,8 @@ std::vector<std::string> Pieces(const PreTokenizer& p, const SpecialTokens& spec
                                 absl::string_view text) {
   std::vector<std::string> out;
   specials.Split(
-      text, [&](absl::string_view piece) {
+      text,
+      [&](absl::string_view piece) {
         p.Split(piece, [&](absl::string_view t) { out.emplace_back(t); });
       },
       [&](size_t index) { out.push_back("<special " + std::to_string(index) + ">"); });
@@ -56,8 +57,7 @@ TEST(ChunkerTest, NeverCutsInsideASpecialToken) {
   const std::string text = "xx ab cd yy ab cd";
   for (size_t pos = 1; pos < text.size(); ++pos) {
     if (IsSafeCut(text, pos, specials)) {
-      EXPECT_TRUE(pos != 4 && pos != 5 && pos != 6 && pos != 13 && pos != 14 && pos != 15)
-          << pos;
+      EXPECT_TRUE(pos != 4 && pos != 5 && pos != 6 && pos != 13 && pos != 14 && pos != 15) << pos;
     }
   }
   EXPECT_TRUE(IsSafeCut(text, 2, specials));  // "xx| ab"

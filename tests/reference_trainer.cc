@@ -52,7 +52,8 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
     for (char c : word) symbols.emplace_back(1, c);
     words.emplace_back(symbols, n);
   }
-  const size_t specials = std::set<std::string>(special_tokens.begin(), special_tokens.end()).size();
+  const size_t specials =
+      std::set<std::string>(special_tokens.begin(), special_tokens.end()).size();
   Merges merges;
   while (256 + specials + merges.size() < vocab_size) {
     std::map<std::pair<std::string, std::string>, uint64_t> pairs;

@@ -26,16 +26,17 @@ TEST(TrainCliTest, WritesFilesSummaryAndStats) {
   gen.fragments = 3000;
   gen.special_tokens = {"<|endoftext|>"};
   testing::WriteFile(dir.File("in.txt"), testing::RandomText(3, gen));
-  auto r = RunCli("train " + dir.File("in.txt") + " --vocab-size 300 --special-token "
-                  "'<|endoftext|>' --out " + dir.File("out") + " --stats-json " +
-                  dir.File("stats.json"));
+  auto r = RunCli("train " + dir.File("in.txt") +
+                  " --vocab-size 300 --special-token "
+                  "'<|endoftext|>' --out " +
+                  dir.File("out") + " --stats-json " + dir.File("stats.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("merges"), std::string::npos);
   EXPECT_NE(r.out.find("peak memory"), std::string::npos);
   auto stats = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("stats.json")));
-  for (const char* key : {"bytes", "pretokens", "distinct_pretokens", "merges",
-                          "pretokenize_seconds", "merge_seconds", "total_seconds",
-                          "peak_rss_bytes", "threads"}) {
+  for (const char* key :
+       {"bytes", "pretokens", "distinct_pretokens", "merges", "pretokenize_seconds",
+        "merge_seconds", "total_seconds", "peak_rss_bytes", "threads"}) {
     EXPECT_TRUE(stats.contains(key)) << key;
   }
   EXPECT_EQ(stats["merges"], 300 - 256 - 1);
@@ -65,8 +66,8 @@ TEST(TrainCliTest, OneAndTwoThreadsWriteIdenticalFiles) {
 
 struct BadCase {
   std::string name;
-  std::string args;      // {dir} is replaced by the temp dir
-  std::string message;   // expected in stderr
+  std::string args;     // {dir} is replaced by the temp dir
+  std::string message;  // expected in stderr
 };
 
 TEST(TrainCliTest, BadInputFailsCleanlyWithoutOutput) {
@@ -80,12 +81,11 @@ TEST(TrainCliTest, BadInputFailsCleanlyWithoutOutput) {
       {"vocab too small",
        "train {dir}/ok.txt --vocab-size 256 --special-token '<|endoftext|>' --out {dir}/o",
        "smaller than"},
-      {"empty special token", "train {dir}/ok.txt --vocab-size 300 --special-token '' --out {dir}/o",
-       "empty"},
+      {"empty special token",
+       "train {dir}/ok.txt --vocab-size 300 --special-token '' --out {dir}/o", "empty"},
       {"invalid utf-8", "train {dir}/bad.txt --vocab-size 300 --out {dir}/o", "byte offset 12"},
       {"output is a file", "train {dir}/ok.txt --vocab-size 300 --out {dir}/afile", "afile"},
-      {"output under a file", "train {dir}/ok.txt --vocab-size 300 --out {dir}/afile/sub",
-       "afile"},
+      {"output under a file", "train {dir}/ok.txt --vocab-size 300 --out {dir}/afile/sub", "afile"},
       {"bad layout", "train {dir}/ok.txt --vocab-size 300 --layout xyz --out {dir}/o", "layout"},
       {"missing vocab size", "train {dir}/ok.txt --out {dir}/o", "vocab-size"},
   };
@@ -103,8 +103,10 @@ TEST(TrainCliTest, BadInputFailsCleanlyWithoutOutput) {
 TEST(TrainCliTest, EmptyInputIsValid) {
   TempDir dir;
   testing::WriteFile(dir.File("empty.txt"), "");
-  auto r = RunCli("train " + dir.File("empty.txt") + " --vocab-size 1000 --special-token '<pad>' "
-                  "--special-token '<pad>' --out " + dir.File("o"));
+  auto r = RunCli("train " + dir.File("empty.txt") +
+                  " --vocab-size 1000 --special-token '<pad>' "
+                  "--special-token '<pad>' --out " +
+                  dir.File("o"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto vocab = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("o/vocab.json")));
   EXPECT_EQ(vocab.size(), 257u);
@@ -114,8 +116,8 @@ TEST(TrainCliTest, EmptyInputIsValid) {
 TEST(TrainCliTest, HelpDescribesTheOptions) {
   auto r = RunCli("train --help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* flag : {"--vocab-size", "--special-token", "--threads", "--layout", "--out",
-                           "--stats-json"}) {
+  for (const char* flag :
+       {"--vocab-size", "--special-token", "--threads", "--layout", "--out", "--stats-json"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
 }

@@ -15,9 +15,10 @@ TEST(TrainConformanceTest, Cs336CorpusWithHfLayout) {
   if (!fixtures) GTEST_SKIP() << "no ../shared/fixtures";
   const std::string cs = *fixtures + "/cs336/";
   testing::TempDir out;
-  testing::CommandResult r =
-      testing::RunCli("train '" + cs + "corpus.en' --vocab-size 500 --special-token "
-                      "'<|endoftext|>' --layout hf --threads 2 --out '" + out.path() + "'");
+  testing::CommandResult r = testing::RunCli("train '" + cs +
+                                             "corpus.en' --vocab-size 500 --special-token "
+                                             "'<|endoftext|>' --layout hf --threads 2 --out '" +
+                                             out.path() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::ReadFileOrDie(out.File("merges.txt")),
             testing::ReadFileOrDie(cs + "train-bpe-reference-merges.txt"));
@@ -31,9 +32,9 @@ TEST(TrainConformanceTest, Cs336CorpusBytesFirstHasTheSameTokens) {
   if (!fixtures) GTEST_SKIP() << "no ../shared/fixtures";
   const std::string cs = *fixtures + "/cs336/";
   testing::TempDir out;
-  testing::CommandResult r = testing::RunCli("train '" + cs + "corpus.en' --vocab-size 500 " +
-                                             "--special-token '<|endoftext|>' --out '" +
-                                             out.path() + "'");
+  testing::CommandResult r =
+      testing::RunCli("train '" + cs + "corpus.en' --vocab-size 500 " +
+                      "--special-token '<|endoftext|>' --out '" + out.path() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   absl::StatusOr<Vocab> ours = ReadVocabJson(out.File("vocab.json"));
   absl::StatusOr<Vocab> ref = ReadVocabJson(cs + "train-bpe-reference-vocab.json");

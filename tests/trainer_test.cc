@@ -17,10 +17,9 @@ namespace {
 using testing::ReferenceTrain;
 using testing::TempDir;
 
-TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs,
-                      size_t vocab_size, const std::vector<std::string>& specials,
-                      int threads = 2, size_t chunk_bytes = 1 << 20,
-                      Pattern pattern = Pattern::kGpt2) {
+TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, size_t vocab_size,
+                      const std::vector<std::string>& specials, int threads = 2,
+                      size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2) {
   TrainOptions options;
   for (size_t i = 0; i < docs.size(); ++i) {
     options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
@@ -40,10 +39,11 @@ TEST(TrainerTest, TextbookExample) {
   // The CS336 handout's example, pre-tokenized: "low" x5, "lower" x2, "widest" x3,
   // "newest" x6 (with leading spaces, as the GPT-2 pattern attaches them).
   TempDir dir;
-  TrainResult r = TrainDocs(
-      dir, {"low low low low low lower lower widest widest widest newest newest newest newest "
-            "newest newest"},
-      256 + 6, {});
+  TrainResult r =
+      TrainDocs(dir,
+                {"low low low low low lower lower widest widest widest newest newest newest newest "
+                 "newest newest"},
+                256 + 6, {});
   Merges expected = {{"s", "t"}, {"e", "st"}, {"o", "w"}, {"l", "ow"}, {"w", "est"}, {"n", "e"}};
   EXPECT_EQ(r.trained.merges, expected);
 }
@@ -115,7 +115,7 @@ TEST(TrainerTest, HfLayoutPutsSpecialsFirstThenBytesInGpt2Order) {
   TrainOptions o;
   Vocab hf = BuildVocab({"<s>"}, r.trained.merges, IdLayout::kHf);
   EXPECT_EQ(hf[0], "<s>");
-  EXPECT_EQ(hf[1], "!");     // first printable byte in GPT-2 order
+  EXPECT_EQ(hf[1], "!");                         // first printable byte in GPT-2 order
   EXPECT_EQ(hf[1 + 188], std::string(1, '\0'));  // then the non-printable ones
   EXPECT_EQ(hf[257], r.trained.merges[0].first + r.trained.merges[0].second);
 }
@@ -135,8 +135,7 @@ TEST(TrainerTest, MatchesReferenceOnRandomCorpora) {
     const size_t vocab = 256 + gen.special_tokens.size() + 10 + (seed * 7) % 120;
     TempDir dir;
     TrainResult r = TrainDocs(dir, docs, vocab, gen.special_tokens, 2, 1 + seed * 13);
-    ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, vocab, gen.special_tokens))
-        << "seed " << seed;
+    ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, vocab, gen.special_tokens)) << "seed " << seed;
   }
 }
 
