@@ -21,6 +21,8 @@ struct Encoding {
   std::string name;
   Pattern pattern;
 };
+// So that test listings show the encoding, not the struct's bytes.
+void PrintTo(const Encoding& e, std::ostream* os) { *os << e.name; }
 
 nlohmann::json Expected(const std::string& fixtures) {
   return nlohmann::json::parse(testing::ReadFileOrDie(fixtures + "/expected_ids.json"));
