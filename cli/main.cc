@@ -1,7 +1,9 @@
 // bpeforge: train byte-level BPE tokenizers and encode corpora with them.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 #include <functional>
+#include <string>
 
 #include "cli/decode_command.h"
 #include "cli/encode_command.h"
@@ -11,10 +13,25 @@ int main(int argc, char** argv) {
   CLI::App app{"bpeforge: fast, exact byte-level BPE training and tokenization"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "bpeforge 0.1.0");
+  // One line per error, naming the program, as batch logs and scripts expect.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("bpeforge: error: ") + e.what() + " (see --help)\n";
+  });
   std::function<int()> action;
   bpeforge::AddTrainCommand(app, &action);
   bpeforge::AddEncodeCommand(app, &action);
   bpeforge::AddDecodeCommand(app, &action);
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    known = known || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    std::fprintf(stderr,
+                 "bpeforge: error: unknown command \"%s\" (expected train, encode or decode; "
+                 "see --help)\n",
+                 argv[1]);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
