@@ -112,7 +112,6 @@ TEST(TrainerTest, SeparateFilesAreSeparateDocuments) {
 TEST(TrainerTest, HfLayoutPutsSpecialsFirstThenBytesInGpt2Order) {
   TempDir dir;
   TrainResult r = TrainDocs(dir, {"hello hello"}, 260, {"<s>"});
-  TrainOptions o;
   Vocab hf = BuildVocab({"<s>"}, r.trained.merges, IdLayout::kHf);
   EXPECT_EQ(hf[0], "<s>");
   EXPECT_EQ(hf[1], "!");                         // first printable byte in GPT-2 order
