@@ -16,18 +16,19 @@ bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials
   return specials.MatchAt(text, pos, &m);
 }
 
+size_t NextChunkEnd(absl::string_view text, size_t begin, const SpecialTokens& specials,
+                    size_t target) {
+  size_t end = std::min(begin + std::max<size_t>(target, 1), text.size());
+  while (end < text.size() && !IsSafeCut(text, end, specials)) ++end;
+  return end;
+}
+
 std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens& specials,
                                     size_t target) {
   std::vector<size_t> bounds = {0};
-  target = std::max<size_t>(target, 1);
-  size_t pos = target;
-  while (pos < text.size()) {
-    while (pos < text.size() && !IsSafeCut(text, pos, specials)) ++pos;
-    if (pos >= text.size()) break;
-    bounds.push_back(pos);
-    pos += target;
-  }
-  bounds.push_back(text.size());
+  do {
+    bounds.push_back(NextChunkEnd(text, bounds.back(), specials, target));
+  } while (bounds.back() < text.size());
   return bounds;
 }
 

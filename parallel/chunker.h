@@ -21,6 +21,11 @@ namespace bpeforge {
 //    from a match that starts earlier, so a pass over text[pos:] makes the same pre-tokens.
 bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials);
 
+// The end of the chunk that starts at `begin`: the first safe cut at or after
+// begin + target (at least begin + 1), or text.size() if there is none.
+size_t NextChunkEnd(absl::string_view text, size_t begin, const SpecialTokens& specials,
+                    size_t target);
+
 // Offsets 0 = c0 < c1 < ... < ck = text.size() of safe cuts about `target` bytes apart
 // (a chunk grows past `target` until a safe cut is found). An empty text gives {0, 0}.
 std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens& specials,

@@ -50,55 +50,58 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   // A few chunks per worker keep everyone busy while the writer waits for the oldest one.
   const size_t live = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()) + 1;
 
-  tbb::parallel_pipeline(
-      live,
-      tbb::make_filter<
-          void, Chunk*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& fc) -> Chunk* {
-        while (!failed && file < files.size()) {
-          // The next cut is found only now, as FindChunkBounds would place it: computing
-          // all of them up front would touch (and keep mapped) a page of every chunk.
-          const absl::string_view text = files[file].data();
-          if (pos < text.size()) {
-            size_t end = std::min(pos + target, text.size());
-            while (end < text.size() && !IsSafeCut(text, end, tokenizer.special_tokens())) ++end;
-            auto* chunk = new Chunk;
-            chunk->file = file;
-            chunk->begin = pos;
-            chunk->end = end;
-            pos = end;
-            return chunk;
-          }
-          ++file;
-          pos = 0;
-        }
-        fc.stop();
-        return nullptr;
-      }) & tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, [&](Chunk* chunk) {
-        absl::string_view text =
-            files[chunk->file].data().substr(chunk->begin, chunk->end - chunk->begin);
-        if (std::optional<size_t> bad = FindInvalidUtf8(text)) {
-          chunk->bad_byte = chunk->begin + *bad;
-        } else {
-          chunk->ids.reserve(text.size() / 3);
-          tokenizer.Encode(text, &caches.local(), &chunk->ids);
-        }
+  // Stage 1, in order: the next chunk. Its end is found only now: computing every cut up front
+  // (FindChunkBounds) would touch, and keep mapped, a page of every chunk.
+  auto next_chunk = [&](tbb::flow_control& fc) -> Chunk* {
+    while (!failed && file < files.size()) {
+      const absl::string_view text = files[file].data();
+      if (pos < text.size()) {
+        auto* chunk = new Chunk;
+        chunk->file = file;
+        chunk->begin = pos;
+        chunk->end = NextChunkEnd(text, pos, tokenizer.special_tokens(), target);
+        pos = chunk->end;
         return chunk;
-      }) & tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, [&](Chunk* chunk) {
-        std::unique_ptr<Chunk> owned(chunk);
-        if (!status.ok()) return;
-        if (chunk->bad_byte.has_value()) {
-          status = absl::InvalidArgumentError(absl::StrCat(
-              paths[chunk->file], ": invalid UTF-8 at byte offset ", *chunk->bad_byte));
-          failed = true;
-          return;
-        }
-        status = sink(chunk->ids);
-        if (!status.ok()) failed = true;
-        files[chunk->file].Release(chunk->begin, chunk->end - chunk->begin);
-        stats.bytes += chunk->end - chunk->begin;
-        stats.tokens += chunk->ids.size();
-        if (options.progress) options.progress(stats.bytes, total);
-      }));
+      }
+      ++file;
+      pos = 0;
+    }
+    fc.stop();
+    return nullptr;
+  };
+  // Stage 2, in parallel: validate and encode.
+  auto encode = [&](Chunk* chunk) {
+    absl::string_view text =
+        files[chunk->file].data().substr(chunk->begin, chunk->end - chunk->begin);
+    if (std::optional<size_t> bad = FindInvalidUtf8(text)) {
+      chunk->bad_byte = chunk->begin + *bad;
+    } else {
+      chunk->ids.reserve(text.size() / 3);
+      tokenizer.Encode(text, &caches.local(), &chunk->ids);
+    }
+    return chunk;
+  };
+  // Stage 3, in order: write the ids and release the chunk's pages.
+  auto write = [&](Chunk* chunk) {
+    std::unique_ptr<Chunk> owned(chunk);
+    if (!status.ok()) return;
+    if (chunk->bad_byte.has_value()) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat(paths[chunk->file], ": invalid UTF-8 at byte offset ", *chunk->bad_byte));
+      failed = true;
+      return;
+    }
+    status = sink(chunk->ids);
+    if (!status.ok()) failed = true;
+    files[chunk->file].Release(chunk->begin, chunk->end - chunk->begin);
+    stats.bytes += chunk->end - chunk->begin;
+    stats.tokens += chunk->ids.size();
+    if (options.progress) options.progress(stats.bytes, total);
+  };
+  tbb::parallel_pipeline(
+      live, tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order, next_chunk) &
+                tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, encode) &
+                tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, write));
   if (!status.ok()) return status;
   return stats;
 }
