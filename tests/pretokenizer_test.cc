@@ -364,6 +364,36 @@ std::string AsciiEdgeMix(std::mt19937_64& rng) {
   return text;
 }
 
+// Texts of a few hundred bytes, longer than the 64-byte blocks of the ASCII fast path, so
+// that pre-tokens, contractions and white-space runs straddle block edges: mostly ASCII edge
+// pieces and words, any ASCII byte now and then, and (in half the texts) other scripts.
+std::string LongMixedText(std::mt19937_64& rng) {
+  static const char* const kWords[] = {
+      "the",    "Once",  "upon",  "a",    "time",
+      "little", "dog",   "won't", "it's", "they'll",
+      "I've",   "we're", "2024",  "3.5",  "https://example.com/a_b?c=1",
+      "e-mail"};
+  const bool other_scripts = rng() % 2 == 0;
+  const size_t size = rng() % 400;
+  std::string text;
+  while (text.size() < size) {
+    const uint64_t r = rng() % 20;
+    if (r < 8) {
+      text += AsciiEdgeMix(rng);
+    } else if (r < 15) {
+      text += kWords[rng() % std::size(kWords)];
+      text += ' ';
+    } else if (r < 17) {
+      text += static_cast<char>(rng() % 0x80);
+    } else if (r < 18) {
+      text += std::string(1 + rng() % 80, " \n\t"[rng() % 3]);  // runs longer than a block
+    } else if (other_scripts) {
+      text += MultiScriptText(rng);
+    }
+  }
+  return text;
+}
+
 class PreTokenizerDifferentialTest : public ::testing::TestWithParam<Pattern> {
  protected:
   void ExpectSameAsReference(std::string (*generate)(std::mt19937_64&), uint64_t seed) {
@@ -392,6 +422,8 @@ TEST_P(PreTokenizerDifferentialTest, RandomCodePoints) {
 }
 
 TEST_P(PreTokenizerDifferentialTest, AsciiEdgeMix) { ExpectSameAsReference(AsciiEdgeMix, 3); }
+
+TEST_P(PreTokenizerDifferentialTest, LongMixedText) { ExpectSameAsReference(LongMixedText, 4); }
 
 INSTANTIATE_TEST_SUITE_P(AllPatterns, PreTokenizerDifferentialTest,
                          ::testing::ValuesIn(kAllPatterns),
