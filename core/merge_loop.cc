@@ -1,5 +1,6 @@
 #include "core/merge_loop.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,8 +75,8 @@ PairTable CountPairs(const WordTable& words) {
 
 }  // namespace
 
-Merges LearnMerges(WordTable& words, size_t max_merges,
-                   const std::function<void(size_t)>& progress) {
+Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
+                   const Parallelism& parallelism) {
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
@@ -88,7 +89,8 @@ Merges LearnMerges(WordTable& words, size_t max_merges,
   };
 
   Merges merges;
-  Changes changes;
+  const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
+  std::vector<Changes> changes(workers);  // one per part of a merge's words
   while (merges.size() < max_merges) {
     std::optional<PairKey> best = queue.PopMax(current_count);
     if (!best) break;
@@ -97,18 +99,34 @@ Merges LearnMerges(WordTable& words, size_t max_merges,
     merges.emplace_back(token_bytes[left], token_bytes[right]);
     token_bytes.push_back(token_bytes[left] + token_bytes[right]);
 
+    // A pair's word list holds each word once (lists are built one whole word at a time), so
+    // the parts rewrite disjoint words and only their change maps need combining.
     auto node = pairs.extract(*best);
     const std::vector<uint32_t>& visit = node.mapped().words;
-    const auto step = static_cast<uint32_t>(merges.size());  // never WordTable::kNoStamp
-    constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
-    for (size_t i = 0; i < visit.size(); ++i) {
-      if (i + kAhead < visit.size()) words.Prefetch(visit[i + kAhead]);
-      const uint32_t w = visit[i];
-      if (words.stamp(w) == step) continue;  // listed twice
-      words.stamp(w) = step;
-      MergeWord(words, w, left, right, merged, changes);
+    const size_t parts =
+        visit.size() >= std::max<size_t>(parallelism.min_split_words, 1) ? workers : 1;
+    auto rewrite_part = [&](size_t part) {
+      const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
+      constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
+      for (size_t i = begin; i < end; ++i) {
+        if (i + kAhead < end) words.Prefetch(visit[i + kAhead]);
+        MergeWord(words, visit[i], left, right, merged, changes[part]);
+      }
+    };
+    if (parts == 1) {
+      rewrite_part(0);
+    } else {
+      parallelism.run(parts, rewrite_part);
+      for (size_t part = 1; part < parts; ++part) {
+        for (auto& [pair, change] : changes[part]) {
+          PairInfo& total = changes[0][pair];
+          total.count += change.count;
+          total.words.insert(total.words.end(), change.words.begin(), change.words.end());
+        }
+        changes[part].clear();
+      }
     }
-    for (auto& [pair, change] : changes) {
+    for (auto& [pair, change] : changes[0]) {
       if (pair == *best) continue;
       auto it = pairs.try_emplace(pair).first;
       PairInfo& info = it->second;
@@ -119,7 +137,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges,
       }
       if (info.count <= 0) pairs.erase(it);
     }
-    changes.clear();
+    changes[0].clear();
     if (progress && merges.size() % 1000 == 0) progress(merges.size());
   }
   return merges;

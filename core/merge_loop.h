@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 
+#include "core/parallelism.h"
 #include "core/types.h"
 #include "core/word_table.h"
 
@@ -14,8 +15,11 @@ namespace bpeforge {
 // Counts are weighted by word count; a tie goes to the lexicographically greater pair of
 // byte strings (left first, then right). Stops early when no pair is left.
 // `progress`, if set, is called now and then with the number of merges done so far.
+// With `parallelism`, the words a large merge rewrites are split among its workers; the
+// result is the same for any number of workers.
 Merges LearnMerges(WordTable& words, size_t max_merges,
-                   const std::function<void(size_t)>& progress = nullptr);
+                   const std::function<void(size_t)>& progress = nullptr,
+                   const Parallelism& parallelism = {});
 
 }  // namespace bpeforge
 

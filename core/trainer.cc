@@ -26,7 +26,8 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
 
 absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                         const TrainerConfig& config,
-                                        const std::function<void(size_t)>& progress) {
+                                        const std::function<void(size_t)>& progress,
+                                        const Parallelism& parallelism) {
   if (absl::Status s = ValidateTrainerConfig(config); !s.ok()) return s;
   Trained out;
   out.special_tokens = SpecialTokens(config.special_tokens).tokens();
@@ -45,7 +46,8 @@ absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>
       }
     }
   }
-  out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress);
+  out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
+                           parallelism);
   out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
   return out;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/parallelism.h"
 #include "core/pretoken_counts.h"
 #include "core/types.h"
 
@@ -30,9 +31,11 @@ struct Trained {
 absl::Status ValidateTrainerConfig(const TrainerConfig& config);
 
 // Learns merges until 256 + specials + merges reaches vocab_size or no pair is left.
+// `parallelism` may spread the merge loop's word rewrites; it never changes the result.
 absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                         const TrainerConfig& config,
-                                        const std::function<void(size_t)>& progress = nullptr);
+                                        const std::function<void(size_t)>& progress = nullptr,
+                                        const Parallelism& parallelism = {});
 
 }  // namespace bpeforge
 

@@ -1,7 +1,7 @@
 // The distinct pre-tokens of a corpus with their counts, as runs of symbol ids that the merge
 // loop rewrites in place.
 //
-// Each word is one record in a flat arena of uint32: [count lo, count hi, length, stamp,
+// Each word is one record in a flat arena of uint32: [count lo, count hi, length,
 // symbols...]. A word's id is the offset of its record, so visiting a word (the merge loop's
 // inner step, dominated by cache misses) touches one place in memory, which can be prefetched.
 #ifndef BPEFORGE_CORE_WORD_TABLE_H_
@@ -29,7 +29,6 @@ class WordTable {
     arena_.push_back(static_cast<uint32_t>(count));
     arena_.push_back(static_cast<uint32_t>(count >> 32));
     arena_.push_back(static_cast<uint32_t>(bytes.size()));
-    arena_.push_back(kNoStamp);
     for (unsigned char c : bytes) arena_.push_back(c);
     return true;
   }
@@ -47,17 +46,13 @@ class WordTable {
   }
   uint32_t length(WordId w) const { return arena_[w + 2]; }
   void set_length(WordId w, uint32_t n) { arena_[w + 2] = n; }
-  // Free for the merge loop: it marks words already visited in the current merge.
-  uint32_t& stamp(WordId w) { return arena_[w + 3]; }
   const uint32_t* symbols(WordId w) const { return arena_.data() + w + kHeader; }
   uint32_t* symbols(WordId w) { return arena_.data() + w + kHeader; }
 
   void Prefetch(WordId w) const { __builtin_prefetch(arena_.data() + w); }
 
-  static constexpr uint32_t kNoStamp = std::numeric_limits<uint32_t>::max();
-
  private:
-  static constexpr size_t kHeader = 4;
+  static constexpr size_t kHeader = 3;
   std::vector<uint32_t> arena_;
   std::vector<WordId> ids_;
 };

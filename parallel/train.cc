@@ -2,6 +2,7 @@
 
 #include <tbb/global_control.h>
 #include <tbb/info.h>
+#include <tbb/parallel_for.h>
 
 #include <chrono>
 
@@ -53,8 +54,14 @@ absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
       options.progress(absl::StrCat("merging: ", done, " merges (vocab goal ", goal, ")"));
     };
   }
+  Parallelism parallelism;
+  parallelism.workers = static_cast<size_t>(threads);
+  parallelism.min_split_words = options.min_split_words;
+  parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+    tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
+  };
   absl::StatusOr<Trained> trained =
-      TrainFromCounts(counts->views(), options.trainer, merge_progress);
+      TrainFromCounts(counts->views(), options.trainer, merge_progress, parallelism);
   if (!trained.ok()) return trained.status();
   result.trained = *std::move(trained);
   result.stats.merges = result.trained.merges.size();

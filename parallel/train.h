@@ -20,6 +20,9 @@ struct TrainOptions {
   Pattern pattern = Pattern::kGpt2;
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // results do not depend on it
+  // Merges that rewrite at least this many words share the work among the threads (results
+  // do not depend on it; tests lower it so that small inputs take that path too).
+  size_t min_split_words = Parallelism{}.min_split_words;
   // Human-readable progress lines ("pre-tokenizing: 41% ..."), from any thread.
   std::function<void(absl::string_view)> progress;
 };
