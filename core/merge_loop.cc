@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "core/huge_pages.h"
 #include "core/pair_queue.h"
 
 namespace bpeforge {
@@ -17,7 +18,8 @@ struct PairInfo {
   int64_t count = 0;
   std::vector<uint32_t> words;
 };
-using PairTable = absl::flat_hash_map<PairKey, PairInfo>;
+using PairTable = absl::flat_hash_map<PairKey, PairInfo, absl::Hash<PairKey>, std::equal_to<>,
+                                      HugePageAllocator<std::pair<const PairKey, PairInfo>>>;
 
 // Count changes caused by one merge, gathered in a small map and applied to the big one once
 // per distinct pair: a merge touches many occurrences but few distinct neighbour pairs.

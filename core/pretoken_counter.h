@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/string_view.h"
+#include "core/huge_pages.h"
 
 namespace bpeforge {
 
@@ -85,8 +87,16 @@ class PreTokenCounter {
     return absl::string_view(buf, static_cast<size_t>(k.hi >> 56));
   }
 
-  absl::flat_hash_map<ShortKey, uint64_t, ShortKeyHash> short_;
-  absl::flat_hash_map<std::string, uint64_t> long_;
+  absl::flat_hash_map<ShortKey, uint64_t, ShortKeyHash, std::equal_to<ShortKey>,
+                      HugePageAllocator<std::pair<const ShortKey, uint64_t>>>
+      short_;
+  struct LongKeyHash {  // transparent: looks up by string_view without a copy
+    using is_transparent = void;
+    size_t operator()(absl::string_view s) const { return absl::Hash<absl::string_view>{}(s); }
+  };
+  absl::flat_hash_map<std::string, uint64_t, LongKeyHash, std::equal_to<>,
+                      HugePageAllocator<std::pair<const std::string, uint64_t>>>
+      long_;
 };
 
 }  // namespace bpeforge

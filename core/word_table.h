@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "core/huge_pages.h"
 
 namespace bpeforge {
 
@@ -53,7 +54,7 @@ class WordTable {
 
  private:
   static constexpr size_t kHeader = 3;
-  std::vector<uint32_t> arena_;
+  std::vector<uint32_t, HugePageAllocator<uint32_t>> arena_;
   std::vector<WordId> ids_;
 };
 
