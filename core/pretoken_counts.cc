@@ -1,7 +1,5 @@
 #include "core/pretoken_counts.h"
 
-#include <type_traits>
-
 namespace bpeforge {
 namespace {
 
@@ -13,16 +11,36 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
       text,
       [&](absl::string_view piece) {
         pretokenizer.Split(piece, [&](absl::string_view token) {
-          if constexpr (std::is_same_v<Counts, PreTokenCounter>) {
-            counts.Add(token);
-          } else {
-            ++counts[token];
-          }
+          ++counts[token];
           ++seen;
         });
       },
       [](size_t) {});
   return seen;
+}
+
+// The packed counter takes its pre-tokens in batches (views into `text`, which outlives
+// them), so that it can prefetch.
+uint64_t Count(absl::string_view text, const SpecialTokens& specials,
+               const PreTokenizer& pretokenizer, PreTokenCounter& counts) {
+  uint64_t seen = 0;
+  absl::string_view batch[PreTokenCounter::kBatch];
+  size_t n = 0;
+  specials.Split(
+      text,
+      [&](absl::string_view piece) {
+        pretokenizer.Split(piece, [&](absl::string_view token) {
+          batch[n++] = token;
+          if (n == PreTokenCounter::kBatch) {
+            counts.AddBatch(batch, n);
+            seen += n;
+            n = 0;
+          }
+        });
+      },
+      [](size_t) {});
+  counts.AddBatch(batch, n);
+  return seen + n;
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace bpeforge {
 namespace {
@@ -29,6 +32,30 @@ TEST(PreTokenCounterTest, MatchesAPlainMapForEveryLength) {
     counter.Add(absl::string_view(padded).substr(8, w.size()), i % 3 + 1);
     expected[w] += i % 3 + 1;
   }
+  EXPECT_EQ(Contents(counter), expected);
+  EXPECT_EQ(counter.size(), expected.size());
+}
+
+// Batches take the prefetching path once the table is large: hundreds of thousands of
+// distinct keys of every length, some repeated, in batches of every size.
+TEST(PreTokenCounterTest, BatchesMatchAPlainMapOnLargeTables) {
+  std::mt19937_64 rng(9);
+  std::vector<std::string> words;
+  for (int i = 0; i < 400000; ++i) {
+    std::string w = std::to_string(rng() % 300000);
+    w.resize(1 + rng() % 24, static_cast<char>('a' + i % 26));
+    words.push_back(std::move(w));
+  }
+  PreTokenCounter counter;
+  std::map<std::string, uint64_t> expected;
+  for (size_t i = 0; i < words.size();) {
+    const size_t n = std::min<size_t>(rng() % (PreTokenCounter::kBatch + 1), words.size() - i);
+    std::vector<absl::string_view> batch(words.begin() + i, words.begin() + i + n);
+    counter.AddBatch(batch.data(), n);
+    for (size_t j = 0; j < n; ++j) ++expected[words[i + j]];
+    i += n;
+  }
+  ASSERT_GT(expected.size(), 200000u);
   EXPECT_EQ(Contents(counter), expected);
   EXPECT_EQ(counter.size(), expected.size());
 }
