@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "core/huge_pages.h"
 #include "core/pair_queue.h"
 
@@ -14,9 +15,12 @@ namespace {
 
 // What the merge loop knows about one pair: its current count, and the words that may
 // contain it (the inverted index; entries can be stale, MergeWord checks each word).
+// Most pairs occur in a handful of words: their lists live inline, with no allocation (the
+// same 24 bytes as a std::vector).
+using WordList = absl::InlinedVector<uint32_t, 4>;
 struct PairInfo {
   int64_t count = 0;
-  std::vector<uint32_t> words;
+  WordList words;
 };
 using PairTable = absl::flat_hash_map<PairKey, PairInfo, absl::Hash<PairKey>, std::equal_to<>,
                                       HugePageAllocator<std::pair<const PairKey, PairInfo>>>;
@@ -104,12 +108,12 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
     // A pair's word list holds each word once (lists are built one whole word at a time), so
     // the parts rewrite disjoint words and only their change maps need combining.
     auto node = pairs.extract(*best);
-    const std::vector<uint32_t>& visit = node.mapped().words;
+    const WordList& visit = node.mapped().words;
     const size_t parts =
         visit.size() >= std::max<size_t>(parallelism.min_split_words, 1) ? workers : 1;
     auto rewrite_part = [&](size_t part) {
-      const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
       constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
+      const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
       for (size_t i = begin; i < end; ++i) {
         if (i + kAhead < end) words.Prefetch(visit[i + kAhead]);
         MergeWord(words, visit[i], left, right, merged, changes[part]);
