@@ -65,9 +65,12 @@ void MergeWord(WordTable& words, uint32_t w, uint32_t left, uint32_t right, uint
   words.set_length(w, out);
 }
 
-PairTable CountPairs(const WordTable& words) {
+// The pairs of words[ids[begin..end)).
+PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
   PairTable pairs;
-  for (uint32_t w : words.ids()) {
+  const std::vector<WordTable::WordId>& ids = words.ids();
+  for (size_t k = begin; k < end; ++k) {
+    const uint32_t w = ids[k];
     const uint32_t* s = words.symbols(w);
     const auto f = static_cast<int64_t>(words.count(w));
     for (uint32_t i = 0; i + 1 < words.length(w); ++i) {
@@ -79,6 +82,26 @@ PairTable CountPairs(const WordTable& words) {
   return pairs;
 }
 
+// The pairs of all words, counted in `workers` parts at once. The parts hold disjoint words,
+// so their lists concatenate without duplicates.
+PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& parallelism) {
+  const size_t n = words.size();
+  if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, 0, n);
+  std::vector<PairTable> parts(workers);
+  parallelism.run(workers, [&](size_t part) {
+    parts[part] = CountPairs(words, n * part / workers, n * (part + 1) / workers);
+  });
+  for (size_t part = 1; part < workers; ++part) {
+    for (auto& [pair, info] : parts[part]) {
+      PairInfo& total = parts[0][pair];
+      total.count += info.count;
+      total.words.insert(total.words.end(), info.words.begin(), info.words.end());
+    }
+    PairTable().swap(parts[part]);
+  }
+  return std::move(parts[0]);
+}
+
 }  // namespace
 
 Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
@@ -86,7 +109,8 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
-  PairTable pairs = CountPairs(words);
+  const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
+  PairTable pairs = CountPairs(words, workers, parallelism);
   PairQueue queue(token_bytes);
   for (const auto& [pair, info] : pairs) queue.Push(pair, info.count);
   auto current_count = [&pairs](PairKey p) -> int64_t {
@@ -95,7 +119,6 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
   };
 
   Merges merges;
-  const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
   std::vector<Changes> changes(workers);  // one per part of a merge's words
   while (merges.size() < max_merges) {
     std::optional<PairKey> best = queue.PopMax(current_count);
