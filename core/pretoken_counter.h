@@ -30,15 +30,16 @@ class PreTokenCounter {
     }
   }
 
-  // Adds each of tokens[0..n) once, n <= kBatch. Once the table has outgrown the caches
-  // (a web corpus has millions of distinct pre-tokens) most new slots miss all of them; the
-  // batch's slots are then prefetched first, so the misses overlap instead of queuing.
+  // Once the table has outgrown the caches (a web corpus has millions of distinct
+  // pre-tokens), most new slots miss all of them, and adding in batches pays: AddBatch
+  // prefetches a batch's slots first, so the misses overlap instead of queuing. While the
+  // table is small, plain Add is faster (measured: batching cost 12% on TinyStories-like
+  // text).
+  bool PrefersBatches() const { return short_.capacity() >= kPrefetchFromSlots; }
+
+  // Adds each of tokens[0..n) once, n <= kBatch.
   static constexpr size_t kBatch = 16;
   void AddBatch(const absl::string_view* tokens, size_t n) {
-    if (short_.capacity() < kPrefetchFromSlots) {
-      for (size_t i = 0; i < n; ++i) Add(tokens[i]);
-      return;
-    }
     ShortKey keys[kBatch];
     for (size_t i = 0; i < n; ++i) {
       if (tokens[i].size() <= kMaxShort) {

@@ -19,16 +19,23 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
   return seen;
 }
 
-// The packed counter takes its pre-tokens in batches (views into `text`, which outlives
-// them), so that it can prefetch.
+// The packed counter takes its pre-tokens one by one while its table is small and in batches
+// (views into `text`, which outlives them) once it prefers them; the choice is made per piece.
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
                const PreTokenizer& pretokenizer, PreTokenCounter& counts) {
   uint64_t seen = 0;
   absl::string_view batch[PreTokenCounter::kBatch];
-  size_t n = 0;
   specials.Split(
       text,
       [&](absl::string_view piece) {
+        if (!counts.PrefersBatches()) {
+          pretokenizer.Split(piece, [&](absl::string_view token) {
+            counts.Add(token);
+            ++seen;
+          });
+          return;
+        }
+        size_t n = 0;
         pretokenizer.Split(piece, [&](absl::string_view token) {
           batch[n++] = token;
           if (n == PreTokenCounter::kBatch) {
@@ -37,10 +44,11 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
             n = 0;
           }
         });
+        counts.AddBatch(batch, n);
+        seen += n;
       },
       [](size_t) {});
-  counts.AddBatch(batch, n);
-  return seen + n;
+  return seen;
 }
 
 }  // namespace
