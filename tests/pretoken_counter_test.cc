@@ -5,9 +5,14 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "core/pretoken_counts.h"
+#include "core/pretokenizer.h"
+#include "core/special_tokens.h"
 
 namespace bpeforge {
 namespace {
@@ -58,6 +63,26 @@ TEST(PreTokenCounterTest, BatchesMatchAPlainMapOnLargeTables) {
   ASSERT_GT(expected.size(), 200000u);
   EXPECT_EQ(Contents(counter), expected);
   EXPECT_EQ(counter.size(), expected.size());
+}
+
+// Counting a text with so many distinct pre-tokens that the counter switches to batches part
+// way through gives the counts of the plain map.
+TEST(PreTokenCounterTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatches) {
+  std::mt19937_64 rng(11);
+  std::string text;
+  for (int i = 0; i < 600000; ++i) {
+    text += i % 7 == 0 ? " the" : " w" + std::to_string(rng() % 400000);
+    if (i % 5000 == 0) text += "<|endoftext|>";
+  }
+  const SpecialTokens specials({"<|endoftext|>"});
+  const std::unique_ptr<PreTokenizer> pretokenizer = MakePreTokenizer(Pattern::kGpt2);
+  PreTokenCounter counter;
+  PreTokenCounts plain;
+  const uint64_t seen = CountPreTokens(text, specials, *pretokenizer, &counter);
+  EXPECT_EQ(seen, CountPreTokens(text, specials, *pretokenizer, &plain));
+  ASSERT_TRUE(counter.PrefersBatches());
+  std::map<std::string, uint64_t> expected(plain.begin(), plain.end());
+  EXPECT_EQ(Contents(counter), expected);
 }
 
 TEST(PreTokenCounterTest, LengthIsPartOfTheKey) {
