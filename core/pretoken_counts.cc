@@ -3,9 +3,8 @@
 namespace bpeforge {
 namespace {
 
-template <typename Counts>
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
-               const PreTokenizer& pretokenizer, Counts& counts) {
+               const PreTokenizer& pretokenizer, PreTokenCounts& counts) {
   uint64_t seen = 0;
   specials.Split(
       text,
