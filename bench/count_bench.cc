@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "bench/corpus_generator.h"
+#include "bench/bench_corpus.h"
 #include "core/pretoken_counter.h"
 #include "core/pretoken_counts.h"
 #include "core/pretokenizer.h"
@@ -16,20 +16,10 @@
 namespace bpeforge {
 namespace {
 
-constexpr uint64_t kCorpusBytes = 16'000'000;
-
-const std::string& Corpus(bench::Flavor flavor) {
-  static const auto* stories = new std::string(
-      bench::GenerateCorpusString({bench::Flavor::kStories, kCorpusBytes, /*seed=*/1, 2}));
-  static const auto* web = new std::string(
-      bench::GenerateCorpusString({bench::Flavor::kWeb, kCorpusBytes, /*seed=*/1, 2}));
-  return flavor == bench::Flavor::kStories ? *stories : *web;
-}
-
 template <typename Counts>
 void BM_CountPreTokens(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
-  const std::string& text = Corpus(flavor);
+  const std::string& text = bench::BenchCorpus(flavor);
   const SpecialTokens specials({"<|endoftext|>"});
   const std::unique_ptr<PreTokenizer> pretokenizer = MakePreTokenizer(Pattern::kGpt2);
   uint64_t pretokens = 0;

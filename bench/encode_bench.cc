@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "bench/corpus_generator.h"
+#include "bench/bench_corpus.h"
 #include "core/pretoken_counts.h"
 #include "core/tiktoken_files.h"
 #include "core/tokenizer.h"
@@ -18,16 +18,7 @@
 namespace bpeforge {
 namespace {
 
-constexpr uint64_t kCorpusBytes = 16'000'000;
 const std::string kEot = "<|endoftext|>";
-
-const std::string& Corpus(bench::Flavor flavor) {
-  static const auto* stories = new std::string(
-      bench::GenerateCorpusString({bench::Flavor::kStories, kCorpusBytes, /*seed=*/1, 2}));
-  static const auto* web = new std::string(
-      bench::GenerateCorpusString({bench::Flavor::kWeb, kCorpusBytes, /*seed=*/1, 2}));
-  return flavor == bench::Flavor::kStories ? *stories : *web;
-}
 
 std::string Gpt2Ranks() {
   const char* env = std::getenv("BPEFORGE_FIXTURES");
@@ -47,7 +38,7 @@ const Tokenizer& GetTokenizer() {
       }
     }
     PreTokenCounts counts;
-    const std::string& text = Corpus(bench::Flavor::kStories);
+    const std::string& text = bench::BenchCorpus(bench::Flavor::kStories);
     CountPreTokens(absl::string_view(text).substr(0, 4'000'000), SpecialTokens({kEot}),
                    *MakePreTokenizer(Pattern::kGpt2), &counts);
     const Trained t = *TrainFromCounts({&counts}, {4096, {kEot}, IdLayout::kBytesFirst});
@@ -58,7 +49,7 @@ const Tokenizer& GetTokenizer() {
 
 void BM_Encode(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
-  const std::string& text = Corpus(flavor);
+  const std::string& text = bench::BenchCorpus(flavor);
   const Tokenizer& tokenizer = GetTokenizer();
   EncodeCache cache;
   std::vector<TokenId> ids;
@@ -79,7 +70,7 @@ BENCHMARK(BM_Encode)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillis
 // judged apart from the pre-tokenizer: the pieces are split once, outside the timing.
 void BM_EncodePreTokens(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
-  const std::string& text = Corpus(flavor);
+  const std::string& text = bench::BenchCorpus(flavor);
   const Tokenizer& tokenizer = GetTokenizer();
   std::vector<absl::string_view> pieces;
   tokenizer.special_tokens().Split(

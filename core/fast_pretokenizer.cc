@@ -103,14 +103,11 @@ inline const Byte* SkipOther(const Byte* p, const Byte* end) { return SkipWhile(
 // much as the rest of the word.
 inline const Byte* SkipAsciiRange(const Byte* p, const Byte* end, Byte fold, Byte lo, Byte hi) {
 #if defined(__SSE2__)
-  // x is in [lo, hi] iff x - lo - 128, as a signed byte, is below hi - lo - 127.
   const __m128i fold16 = _mm_set1_epi8(static_cast<char>(fold));
-  const __m128i bias16 = _mm_set1_epi8(static_cast<char>(lo + 128));
-  const __m128i limit16 = _mm_set1_epi8(static_cast<char>(hi - lo - 127));
   while (end - p >= 16) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i shifted = _mm_sub_epi8(_mm_or_si128(bytes, fold16), bias16);
-    const unsigned outside = ~_mm_movemask_epi8(_mm_cmplt_epi8(shifted, limit16)) & 0xFFFFu;
+    const __m128i inside = u::BytesInRange(_mm_or_si128(bytes, fold16), lo, hi);
+    const unsigned outside = ~_mm_movemask_epi8(inside) & 0xFFFFu;
     if (outside != 0) return p + __builtin_ctz(outside);
     p += 16;
   }

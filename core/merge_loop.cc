@@ -31,6 +31,17 @@ using PairTable = absl::flat_hash_map<PairKey, PairInfo, absl::Hash<PairKey>, st
 // complete when the merge ends.
 using Changes = absl::flat_hash_map<PairKey, PairInfo>;
 
+// Adds the counts and word lists of `part` into `total`. Parts are built from disjoint sets
+// of words, so the concatenated lists still hold each word once.
+template <typename Total, typename Part>
+void AddPart(Total& total, const Part& part) {
+  for (const auto& [pair, info] : part) {
+    PairInfo& sum = total[pair];
+    sum.count += info.count;
+    sum.words.insert(sum.words.end(), info.words.begin(), info.words.end());
+  }
+}
+
 void Record(Changes& changes, PairKey pair, int64_t delta, uint32_t word) {
   PairInfo& c = changes[pair];
   c.count += delta;
@@ -82,8 +93,7 @@ PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
   return pairs;
 }
 
-// The pairs of all words, counted in `workers` parts at once. The parts hold disjoint words,
-// so their lists concatenate without duplicates.
+// The pairs of all words, counted in `workers` parts at once.
 PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& parallelism) {
   const size_t n = words.size();
   if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, 0, n);
@@ -92,11 +102,7 @@ PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& 
     parts[part] = CountPairs(words, n * part / workers, n * (part + 1) / workers);
   });
   for (size_t part = 1; part < workers; ++part) {
-    for (auto& [pair, info] : parts[part]) {
-      PairInfo& total = parts[0][pair];
-      total.count += info.count;
-      total.words.insert(total.words.end(), info.words.begin(), info.words.end());
-    }
+    AddPart(parts[0], parts[part]);
     PairTable().swap(parts[part]);
   }
   return std::move(parts[0]);
@@ -129,7 +135,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
     token_bytes.push_back(token_bytes[left] + token_bytes[right]);
 
     // A pair's word list holds each word once (lists are built one whole word at a time), so
-    // the parts rewrite disjoint words and only their change maps need combining.
+    // the parts rewrite disjoint words and only their change maps need adding up.
     auto node = pairs.extract(*best);
     const WordList& visit = node.mapped().words;
     const size_t parts =
@@ -147,11 +153,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
     } else {
       parallelism.run(parts, rewrite_part);
       for (size_t part = 1; part < parts; ++part) {
-        for (auto& [pair, change] : changes[part]) {
-          PairInfo& total = changes[0][pair];
-          total.count += change.count;
-          total.words.insert(total.words.end(), change.words.begin(), change.words.end());
-        }
+        AddPart(changes[0], changes[part]);
         changes[part].clear();
       }
     }

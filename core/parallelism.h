@@ -14,8 +14,9 @@ struct Parallelism {
   // Runs task(0) .. task(n - 1), possibly at the same time, and returns when all are done.
   // Needed when workers > 1.
   std::function<void(size_t n, const std::function<void(size_t)>& task)> run;
-  // The merge loop splits a merge's word visits only from this many words on: below it the
-  // hand-off costs more than it saves. Tests lower it to exercise the split on small inputs.
+  // The merge loop splits work over words (the initial pair count, a merge's rewrites) only
+  // from this many words on: below it the hand-off costs more than it saves. Tests lower it to
+  // exercise the split on small inputs.
   size_t min_split_words = 4096;
 };
 
