@@ -8,7 +8,7 @@
 
 #include "bench/corpus_generator.h"
 
-namespace bpeforge::bench {
+namespace bpeforge::internal::bench {
 
 inline constexpr uint64_t kBenchCorpusBytes = 16'000'000;
 
@@ -20,6 +20,6 @@ inline const std::string& BenchCorpus(Flavor flavor) {
   return flavor == Flavor::kStories ? *stories : *web;
 }
 
-}  // namespace bpeforge::bench
+}  // namespace bpeforge::internal::bench
 
 #endif  // BPEFORGE_BENCH_BENCH_CORPUS_H_

@@ -16,7 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
-namespace bpeforge::bench {
+namespace bpeforge::internal::bench {
 namespace {
 
 constexpr std::string_view kEndOfText = "\n<|endoftext|>\n";
@@ -1547,4 +1547,4 @@ std::string GenerateCorpusString(const CorpusOptions& options) {
   return out;
 }
 
-}  // namespace bpeforge::bench
+}  // namespace bpeforge::internal::bench

@@ -27,7 +27,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace bpeforge::bench {
+namespace bpeforge::internal::bench {
 
 enum class Flavor { kStories, kWeb };
 
@@ -59,6 +59,6 @@ absl::Status GenerateCorpus(const CorpusOptions& options,
 // The whole corpus as one string (for tests and small benchmarks).
 std::string GenerateCorpusString(const CorpusOptions& options);
 
-}  // namespace bpeforge::bench
+}  // namespace bpeforge::internal::bench
 
 #endif  // BPEFORGE_BENCH_CORPUS_GENERATOR_H_

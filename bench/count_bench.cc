@@ -13,7 +13,7 @@
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 template <typename Counts>
@@ -48,4 +48,4 @@ BENCHMARK_TEMPLATE(BM_CountPreTokens, PreTokenCounts)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -15,7 +15,7 @@
 #include "core/tokenizer.h"
 #include "core/trainer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 const std::string kEot = "<|endoftext|>";
@@ -93,4 +93,4 @@ void BM_EncodePreTokens(benchmark::State& state) {
 BENCHMARK(BM_EncodePreTokens)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

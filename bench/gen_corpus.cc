@@ -66,10 +66,10 @@ int main(int argc, char** argv) {
   app.add_flag("--quiet", quiet, "No summary line on stderr");
   CLI11_PARSE(app, argc, argv);
 
-  bpeforge::bench::CorpusOptions options;
-  absl::StatusOr<bpeforge::bench::Flavor> flavor = bpeforge::bench::ParseFlavor(flavor_name);
+  bpeforge::internal::bench::CorpusOptions options;
+  absl::StatusOr<bpeforge::internal::bench::Flavor> flavor = bpeforge::internal::bench::ParseFlavor(flavor_name);
   if (!flavor.ok()) return Fail(flavor.status());
-  absl::StatusOr<uint64_t> size = bpeforge::bench::ParseSize(size_text);
+  absl::StatusOr<uint64_t> size = bpeforge::internal::bench::ParseSize(size_text);
   if (!size.ok()) return Fail(size.status());
   options.flavor = *flavor;
   options.size = *size;
@@ -78,13 +78,13 @@ int main(int argc, char** argv) {
 
   const auto start = std::chrono::steady_clock::now();
   if (out_path == "-") {
-    if (absl::Status s = bpeforge::bench::GenerateCorpus(options, WriteAllToStdout); !s.ok()) {
+    if (absl::Status s = bpeforge::internal::bench::GenerateCorpus(options, WriteAllToStdout); !s.ok()) {
       return Fail(s);
     }
   } else {
-    bpeforge::AtomicFile file;
-    if (absl::Status s = bpeforge::AtomicFile::Open(out_path, &file); !s.ok()) return Fail(s);
-    absl::Status s = bpeforge::bench::GenerateCorpus(
+    bpeforge::internal::AtomicFile file;
+    if (absl::Status s = bpeforge::internal::AtomicFile::Open(out_path, &file); !s.ok()) return Fail(s);
+    absl::Status s = bpeforge::internal::bench::GenerateCorpus(
         options, [&](absl::string_view piece) { return file.Write(piece); });
     if (s.ok()) s = file.Commit();
     if (!s.ok()) return Fail(s);
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   if (!quiet) {
     std::fprintf(stderr,
                  "bpeforge-gen: %s seed %llu: %llu bytes in %.2f s (%.0f MB/s, %d threads)\n",
-                 std::string(bpeforge::bench::FlavorName(options.flavor)).c_str(),
+                 std::string(bpeforge::internal::bench::FlavorName(options.flavor)).c_str(),
                  static_cast<unsigned long long>(seed), static_cast<unsigned long long>(*size),
                  seconds, seconds > 0 ? static_cast<double>(*size) / 1e6 / seconds : 0.0, threads);
   }

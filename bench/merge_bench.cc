@@ -19,7 +19,7 @@
 #include "core/special_tokens.h"
 #include "core/word_table.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 // Big enough that 10,000 merges do not run out of pairs on the stories flavour.
@@ -86,4 +86,4 @@ BENCHMARK(BM_LearnMerges)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

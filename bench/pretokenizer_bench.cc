@@ -11,7 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "core/pretokenizer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 constexpr size_t kTextBytes = 4 << 20;
@@ -125,4 +125,4 @@ BENCHMARK(BM_Split)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -4,13 +4,10 @@
 #include <memory>
 #include <string>
 
-#include "absl/strings/str_format.h"
-#include "cli/id_width.h"
-#include "cli/tokenizer_source.h"
-#include "core/atomic_file.h"
-#include "parallel/mapped_file.h"
+#include "bpeforge/bpeforge.h"
+#include "cli/tokenizer_flags.h"
 
-namespace bpeforge {
+namespace bpeforge::cli {
 namespace {
 
 struct DecodeArgs {
@@ -28,53 +25,22 @@ int Fail(const absl::Status& status) {
 int RunDecode(const DecodeArgs& args) {
   absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
   if (!tokenizer.ok()) return Fail(tokenizer.status());
-  absl::StatusOr<MappedFile> ids = MappedFile::Open(args.ids_file);
-  if (!ids.ok()) return Fail(ids.status());
-  const size_t width = IdWidth(args.dtype);
-  const absl::string_view data = ids->data();
-  if (data.size() % width != 0) {
-    return Fail(absl::InvalidArgumentError(
-        absl::StrFormat("%s: size %d is not a multiple of %d bytes (%s); truncated?", args.ids_file,
-                        data.size(), width, args.dtype)));
-  }
-  const size_t count = data.size() / width;
-  // Check every id before writing anything, so that a bad file leaves no output.
-  for (size_t i = 0; i < count; ++i) {
-    const TokenId id = IdAt(data.data(), i, width);
-    if (!tokenizer->TokenBytes(id).has_value()) {
-      return Fail(absl::InvalidArgumentError(
-          absl::StrFormat("%s: id %d at index %d is not in the vocabulary (ids are below %d)",
-                          args.ids_file, id, i, tokenizer->id_limit())));
-    }
-  }
-
-  AtomicFile file;
+  absl::StatusOr<IdType> id_type = ParseIdType(args.dtype);
+  if (!id_type.ok()) return Fail(id_type.status());
   if (!args.output.empty()) {
-    if (absl::Status s = AtomicFile::Open(args.output, &file); !s.ok()) return Fail(s);
+    absl::Status s = tokenizer->DecodeFile(args.ids_file, *id_type, args.output);
+    return s.ok() ? 0 : Fail(s);
   }
-  std::string buffer;
-  auto flush = [&]() -> absl::Status {
-    if (!args.output.empty()) return file.Write(buffer);
-    if (std::fwrite(buffer.data(), 1, buffer.size(), stdout) != buffer.size()) {
+  absl::Status s = tokenizer->DecodeFile(args.ids_file, *id_type, [](absl::string_view bytes) {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
       return absl::UnavailableError("cannot write to standard output");
     }
     return absl::OkStatus();
-  };
-  for (size_t i = 0; i < count; ++i) {
-    const absl::string_view bytes = *tokenizer->TokenBytes(IdAt(data.data(), i, width));
-    buffer.append(bytes.data(), bytes.size());
-    if (buffer.size() >= (1 << 20)) {
-      if (absl::Status s = flush(); !s.ok()) return Fail(s);
-      buffer.clear();
-    }
+  });
+  if (s.ok() && std::fflush(stdout) != 0) {
+    s = absl::UnavailableError("cannot write to standard output");
   }
-  if (absl::Status s = flush(); !s.ok()) return Fail(s);
-  if (!args.output.empty()) {
-    if (absl::Status s = file.Commit(); !s.ok()) return Fail(s);
-  } else if (std::fflush(stdout) != 0) {
-    return Fail(absl::UnavailableError("cannot write to standard output"));
-  }
-  return 0;
+  return s.ok() ? 0 : Fail(s);
 }
 
 }  // namespace
@@ -95,4 +61,4 @@ void AddDecodeCommand(CLI::App& app, std::function<int()>* action) {
   cmd->callback([args, action] { *action = [args] { return RunDecode(*args); }; });
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli

@@ -1,7 +1,6 @@
 #include "cli/encode_command.h"
 
-#include <tbb/task_arena.h>
-
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -9,14 +8,11 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "cli/id_width.h"
-#include "cli/output_dir.h"
+#include "bpeforge/bpeforge.h"
 #include "cli/progress.h"
-#include "cli/tokenizer_source.h"
-#include "core/atomic_file.h"
-#include "parallel/parallel_encode.h"
+#include "cli/tokenizer_flags.h"
 
-namespace bpeforge {
+namespace bpeforge::cli {
 namespace {
 
 struct EncodeArgs {
@@ -37,14 +33,8 @@ int Fail(const absl::Status& status) {
 int RunEncode(const EncodeArgs& args) {
   absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
   if (!tokenizer.ok()) return Fail(tokenizer.status());
-  const size_t width = IdWidth(args.dtype);
-  if (width == 2 && tokenizer->id_limit() > 65536) {
-    return Fail(absl::InvalidArgumentError(absl::StrFormat(
-        "the vocabulary has ids up to %d, which do not fit in uint16; use --dtype uint32",
-        tokenizer->id_limit() - 1)));
-  }
-  AtomicFile out;
-  if (absl::Status s = AtomicFile::Open(args.output, &out); !s.ok()) return Fail(s);
+  absl::StatusOr<IdType> id_type = ParseIdType(args.dtype);
+  if (!id_type.ok()) return Fail(id_type.status());
 
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
@@ -52,7 +42,9 @@ int RunEncode(const EncodeArgs& args) {
   };
   Progress progress(!args.quiet);
   EncodeFilesOptions options;
+  options.threads = args.threads;
   options.chunk_bytes = args.chunk_bytes;
+  options.id_type = *id_type;
   options.progress = [&](uint64_t done, uint64_t total) {
     const double s = seconds();
     if (s < 1) return;  // short inputs get no progress lines
@@ -60,18 +52,9 @@ int RunEncode(const EncodeArgs& args) {
                                     total / 1e6, 100.0 * done / std::max<uint64_t>(total, 1),
                                     done / 1e6 / s));
   };
-  std::string buffer;
-  auto sink = [&](absl::Span<const TokenId> ids) {
-    buffer.clear();
-    AppendIds(ids, width, &buffer);
-    return out.Write(buffer);
-  };
-  tbb::task_arena arena(args.threads > 0 ? args.threads : tbb::task_arena::automatic);
-  absl::StatusOr<EncodeFilesStats> stats;
-  arena.execute([&] { stats = EncodeFiles(*tokenizer, args.inputs, options, sink); });
+  absl::StatusOr<EncodeFilesStats> stats = tokenizer->EncodeFile(args.inputs, args.output, options);
   progress.Finish();
   if (!stats.ok()) return Fail(stats.status());
-  if (absl::Status s = out.Commit(); !s.ok()) return Fail(s);
 
   const double s = seconds();
   std::printf(
@@ -82,7 +65,7 @@ int RunEncode(const EncodeArgs& args) {
       "wrote       %s (%s)\n",
       stats->bytes / 1e6, args.inputs.size(), static_cast<unsigned long long>(stats->tokens),
       stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
-      arena.max_concurrency(), s > 0 ? stats->bytes / 1e6 / s : 0.0, PeakRssBytes() / 1e6,
+      stats->threads, s > 0 ? stats->bytes / 1e6 / s : 0.0, PeakRssBytes() / 1e6,
       args.output.c_str(), args.dtype.c_str());
   return 0;
 }
@@ -112,4 +95,4 @@ void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
   cmd->callback([args, action] { *action = [args] { return RunEncode(*args); }; });
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli

@@ -4,11 +4,11 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-namespace bpeforge {
+namespace bpeforge::cli {
 
 // Registers `bpeforge encode`; sets *action when it was chosen.
 void AddEncodeCommand(CLI::App& app, std::function<int()>* action);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli
 
 #endif  // BPEFORGE_CLI_ENCODE_COMMAND_H_

@@ -18,9 +18,9 @@ int main(int argc, char** argv) {
     return std::string("bpeforge: error: ") + e.what() + " (see --help)\n";
   });
   std::function<int()> action;
-  bpeforge::AddTrainCommand(app, &action);
-  bpeforge::AddEncodeCommand(app, &action);
-  bpeforge::AddDecodeCommand(app, &action);
+  bpeforge::cli::AddTrainCommand(app, &action);
+  bpeforge::cli::AddEncodeCommand(app, &action);
+  bpeforge::cli::AddDecodeCommand(app, &action);
   bool known = false;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     known = known || (argc > 1 && sub->get_name() == argv[1]);

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-namespace bpeforge {
+namespace bpeforge::cli {
 
 Progress::Progress(bool enabled) : enabled_(enabled), tty_(isatty(STDERR_FILENO) == 1) {}
 
@@ -31,4 +31,4 @@ void Progress::Finish() {
   dirty_ = false;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli

@@ -8,7 +8,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::cli {
 
 class Progress {
  public:
@@ -25,6 +25,6 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli
 
 #endif  // BPEFORGE_CLI_PROGRESS_H_

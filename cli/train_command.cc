@@ -1,21 +1,19 @@
 #include "cli/train_command.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "cli/output_dir.h"
+#include "bpeforge/bpeforge.h"
 #include "cli/progress.h"
-#include "core/atomic_file.h"
-#include "core/gpt2_files.h"
-#include "core/manifest.h"
-#include "core/vocab.h"
-#include "parallel/train.h"
+#include "cli/tokenizer_flags.h"
 
-namespace bpeforge {
+namespace bpeforge::cli {
 namespace {
 
 struct TrainArgs {
@@ -36,6 +34,21 @@ int Fail(const absl::Status& status) {
   return 1;
 }
 
+// Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
+bool WriteStatsJson(const std::string& path, const std::string& text) {
+  const std::string temp = path + ".tmp";
+  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f != nullptr) ok = (std::fclose(f) == 0) && ok;
+  ok = ok && std::rename(temp.c_str(), path.c_str()) == 0;
+  if (!ok) {
+    std::fprintf(stderr, "bpeforge train: error: cannot write %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    std::remove(temp.c_str());
+  }
+  return ok;
+}
+
 std::string StatsJson(const TrainStats& s, uint64_t peak_rss) {
   nlohmann::ordered_json j;
   j["bytes"] = s.bytes;
@@ -52,39 +65,29 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss) {
 
 int RunTrain(const TrainArgs& args) {
   TrainOptions options;
-  options.inputs = args.inputs;
-  options.trainer.vocab_size = args.vocab_size;
-  options.trainer.special_tokens = args.special_tokens;
+  options.vocab_size = args.vocab_size;
+  options.special_tokens = args.special_tokens;
   options.threads = args.threads;
   options.chunk_bytes = args.chunk_bytes;
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
-  options.trainer.layout = *layout;
+  options.layout = *layout;
   absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern);
   if (!pattern.ok()) return Fail(pattern.status());
   options.pattern = *pattern;
 
   Progress progress(!args.quiet);
   options.progress = [&](absl::string_view line) { progress.Update(line); };
-  absl::StatusOr<TrainResult> result = Train(options);
+  absl::StatusOr<TrainResult> result = Train(args.inputs, options);
   progress.Finish();
   if (!result.ok()) return Fail(result.status());
-
-  const Trained& t = result->trained;
-  Manifest manifest{*pattern, t.special_tokens, *layout, t.vocab.size()};
-  std::vector<std::pair<std::string, std::string>> files = {
-      {kVocabFile, FormatVocabJson(t.vocab)},
-      {kMergesFile, FormatMergesTxt(t.merges)},
-      {kManifestFile, FormatManifestJson(manifest)},
-  };
-  if (absl::Status s = WriteOutputFiles(args.out_dir, files); !s.ok()) return Fail(s);
+  const BpeModel& t = result->model;
+  if (absl::Status s = SaveTokenizer(t, args.out_dir); !s.ok()) return Fail(s);
 
   const TrainStats& s = result->stats;
   const uint64_t peak = PeakRssBytes();
   if (!args.stats_json.empty()) {
-    if (absl::Status st = WriteFileAtomically(args.stats_json, StatsJson(s, peak)); !st.ok()) {
-      return Fail(st);
-    }
+    if (!WriteStatsJson(args.stats_json, StatsJson(s, peak))) return 1;
   }
   std::printf(
       "read        %.1f MB in %zu file(s)\n"
@@ -98,7 +101,7 @@ int RunTrain(const TrainArgs& args) {
       static_cast<unsigned long long>(s.merges), t.vocab.size(), s.pretokenize_seconds,
       s.merge_seconds, s.total_seconds, s.threads,
       s.pretokenize_seconds > 0 ? s.bytes / 1e6 / s.pretokenize_seconds : 0.0, peak / 1e6,
-      args.out_dir.c_str(), kVocabFile, kMergesFile, kManifestFile);
+      args.out_dir.c_str(), "vocab.json", "merges.txt", "bpeforge.json");
   return 0;
 }
 
@@ -139,4 +142,4 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   cmd->callback([args, action] { *action = [args] { return RunTrain(*args); }; });
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli

@@ -4,12 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-namespace bpeforge {
+namespace bpeforge::cli {
 
 // Registers `bpeforge train`; the returned flag is set when it was chosen, and the action
 // returns the exit status.
 void AddTrainCommand(CLI::App& app, std::function<int()>* action);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::cli
 
 #endif  // BPEFORGE_CLI_TRAIN_COMMAND_H_

@@ -6,15 +6,31 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
+// The status code follows errno, so callers (and Python) can tell a missing directory or a
+// permission problem from other failures.
 absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  return absl::InternalError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
+  const int e = errno;
+  std::string message = absl::StrCat(what, " ", path, ": ", std::strerror(e));
+  switch (e) {
+    case ENOENT:
+    case ENOTDIR:
+      return absl::NotFoundError(message);
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return absl::PermissionDeniedError(message);
+    default:
+      return absl::InternalError(message);
+  }
 }
 
 }  // namespace
@@ -93,4 +109,29 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
   return absl::OkStatus();
 }
 
-}  // namespace bpeforge
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create output directory ", dir, ": ", ec.message()));
+  }
+  if (!std::filesystem::is_directory(dir)) {
+    return absl::InvalidArgumentError(absl::StrCat("output path ", dir, " is not a directory"));
+  }
+  std::vector<std::unique_ptr<AtomicFile>> open;
+  for (const auto& [name, contents] : files) {
+    auto file = std::make_unique<AtomicFile>();
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    if (absl::Status s = AtomicFile::Open(path, file.get()); !s.ok()) return s;
+    if (absl::Status s = file->Write(contents); !s.ok()) return s;
+    open.push_back(std::move(file));
+  }
+  for (auto& file : open) {
+    if (absl::Status s = file->Commit(); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace bpeforge::internal

@@ -5,11 +5,13 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 class AtomicFile {
  public:
@@ -33,9 +35,15 @@ class AtomicFile {
 // Writes `contents` to `path` atomically.
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
+// Creates `dir` (and parents) if needed, writes every (name, contents) to a temporary file
+// there, and renames them into place only after all were written. On failure no file of the
+// set is left behind (earlier files of the same name are kept as they were).
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, std::string>>& files);
+
 // Reads a whole file; errors name the file.
 absl::Status ReadFile(const std::string& path, std::string* contents);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_ATOMIC_FILE_H_

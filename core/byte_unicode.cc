@@ -4,7 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/utf8.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 struct Table {
@@ -74,4 +74,4 @@ absl::StatusOr<std::string> Gpt2ToBytes(absl::string_view visible) {
   return out;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

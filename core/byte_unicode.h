@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // The code point GPT-2 shows for byte b.
 char32_t ByteToCodePoint(uint8_t b);
@@ -25,6 +25,6 @@ std::string BytesToGpt2(absl::string_view bytes);
 // GPT-2 visible form -> bytes. Fails on invalid UTF-8 or a character outside the table.
 absl::StatusOr<std::string> Gpt2ToBytes(absl::string_view visible);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_BYTE_UNICODE_H_

@@ -14,7 +14,7 @@
 #include "core/unicode/ascii_masks.h"
 #include "core/unicode/char_class.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 namespace u = unicode;
@@ -396,4 +396,4 @@ std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern) {
   return nullptr;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

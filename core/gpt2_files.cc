@@ -7,7 +7,7 @@
 #include "core/atomic_file.h"
 #include "core/byte_unicode.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 std::string FormatVocabJson(const Vocab& vocab) {
   std::string out = "{\n";
@@ -87,4 +87,4 @@ absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
   return merges;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // vocab.json text with every id in increasing order. Two ids with equal bytes (possible when
 // two different merges build the same string) both appear; JSON readers keep the last.
@@ -22,6 +22,6 @@ absl::StatusOr<Vocab> ReadVocabJson(const std::string& path);
 // Reads merges.txt; a leading "#version" line is skipped. Errors name the file and line.
 absl::StatusOr<Merges> ReadMergesTxt(const std::string& path);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_GPT2_FILES_H_

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <new>
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
@@ -41,4 +41,4 @@ void FreeMaybeHuge(void* p, size_t bytes) noexcept {
   munmap(p, RoundUp(bytes));
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // Storage for `bytes` bytes, aligned for any type; throws std::bad_alloc on failure.
 void* AllocateMaybeHuge(size_t bytes);
@@ -34,6 +34,6 @@ struct HugePageAllocator {
   }
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_HUGE_PAGES_H_

@@ -6,7 +6,7 @@
 #include "core/atomic_file.h"
 #include "core/vocab.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 std::string FormatManifestJson(const Manifest& manifest) {
   nlohmann::ordered_json j;
@@ -14,7 +14,8 @@ std::string FormatManifestJson(const Manifest& manifest) {
   j["version"] = 1;
   j["pattern"] = std::string(PatternName(manifest.pattern));
   j["special_tokens"] = manifest.special_tokens;
-  j["layout"] = std::string(IdLayoutName(manifest.layout));
+  j["layout"] = manifest.ids_from_vocab_json ? std::string(kVocabFile)
+                                             : std::string(IdLayoutName(manifest.layout));
   j["vocab_size"] = manifest.vocab_size;
   j["vocab"] = kVocabFile;
   j["merges"] = kMergesFile;
@@ -35,10 +36,15 @@ absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": ", pattern.status().message()));
     m.pattern = *pattern;
     m.special_tokens = j.at("special_tokens").get<std::vector<std::string>>();
-    absl::StatusOr<IdLayout> layout = ParseIdLayout(j.at("layout").get<std::string>());
-    if (!layout.ok())
-      return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
-    m.layout = *layout;
+    const std::string layout_name = j.at("layout").get<std::string>();
+    if (layout_name == kVocabFile) {
+      m.ids_from_vocab_json = true;
+    } else {
+      absl::StatusOr<IdLayout> layout = ParseIdLayout(layout_name);
+      if (!layout.ok())
+        return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
+      m.layout = *layout;
+    }
     m.vocab_size = j.at("vocab_size").get<size_t>();
     return m;
   } catch (const nlohmann::json::exception& e) {
@@ -46,4 +52,4 @@ absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
   }
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

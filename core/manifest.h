@@ -10,7 +10,7 @@
 #include "core/pretokenizer.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 inline constexpr char kManifestFile[] = "bpeforge.json";
 inline constexpr char kVocabFile[] = "vocab.json";
@@ -21,11 +21,14 @@ struct Manifest {
   std::vector<std::string> special_tokens;
   IdLayout layout = IdLayout::kBytesFirst;
   size_t vocab_size = 0;
+  // Ids that follow no layout (a tokenizer made from any vocab): they are vocab.json's, and the
+  // manifest says "layout": "vocab.json".
+  bool ids_from_vocab_json = false;
 };
 
 std::string FormatManifestJson(const Manifest& manifest);
 absl::StatusOr<Manifest> ReadManifest(const std::string& path);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_MANIFEST_H_

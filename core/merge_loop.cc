@@ -10,7 +10,7 @@
 #include "core/huge_pages.h"
 #include "core/pair_queue.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 // What the merge loop knows about one pair: its current count, and the words that may
@@ -111,7 +111,7 @@ PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& 
 }  // namespace
 
 Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
-                   const Parallelism& parallelism) {
+                   const Parallelism& parallelism, const std::atomic<bool>* cancel) {
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
@@ -170,8 +170,11 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
     }
     changes[0].clear();
     if (progress && merges.size() % 1000 == 0) progress(merges.size());
+    if (cancel != nullptr && merges.size() % 64 == 0 && cancel->load(std::memory_order_relaxed)) {
+      break;
+    }
   }
   return merges;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

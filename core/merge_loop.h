@@ -2,6 +2,7 @@
 #ifndef BPEFORGE_CORE_MERGE_LOOP_H_
 #define BPEFORGE_CORE_MERGE_LOOP_H_
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 
@@ -9,18 +10,20 @@
 #include "core/types.h"
 #include "core/word_table.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // Learns up to `max_merges` merges from `words` (consumed: its runs are rewritten).
 // Counts are weighted by word count; a tie goes to the lexicographically greater pair of
 // byte strings (left first, then right). Stops early when no pair is left.
 // `progress`, if set, is called now and then with the number of merges done so far.
 // With `parallelism`, the words a large merge rewrites are split among its workers; the
-// result is the same for any number of workers.
+// result is the same for any number of workers. Once `cancel` reads true it stops early (the
+// merges so far are returned; callers tell this from a finished run by the flag).
 Merges LearnMerges(WordTable& words, size_t max_merges,
                    const std::function<void(size_t)>& progress = nullptr,
-                   const Parallelism& parallelism = {});
+                   const Parallelism& parallelism = {},
+                   const std::atomic<bool>* cancel = nullptr);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_MERGE_LOOP_H_

@@ -15,7 +15,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 using PairKey = uint64_t;  // (left << 32) | right
 inline PairKey MakePair(uint32_t left, uint32_t right) {
@@ -67,6 +67,6 @@ class PairQueue {
   std::vector<Entry> heap_;
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_PAIR_QUEUE_H_

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <functional>
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 struct Parallelism {
   // Parts to cut a large piece of work into; 1 keeps everything on the calling thread.
@@ -20,6 +20,6 @@ struct Parallelism {
   size_t min_split_words = 4096;
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_PARALLELISM_H_

@@ -1,7 +1,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/pretokenizer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 absl::StatusOr<Pattern> ParsePattern(absl::string_view name) {
   if (name == "gpt2") return Pattern::kGpt2;
@@ -39,4 +39,4 @@ absl::string_view PatternRegex(Pattern pattern) {
   return "";
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

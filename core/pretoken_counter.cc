@@ -1,6 +1,6 @@
 #include "core/pretoken_counter.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 void PreTokenCounter::ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const {
   char buf[16];
@@ -13,4 +13,4 @@ void PreTokenCounter::MergeFrom(const PreTokenCounter& other) {
   for (const auto& [key, n] : other.long_) long_[key] += n;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

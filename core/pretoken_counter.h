@@ -18,7 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "core/huge_pages.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 class PreTokenCounter {
  public:
@@ -127,6 +127,6 @@ class PreTokenCounter {
       long_;
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_PRETOKEN_COUNTER_H_

@@ -1,6 +1,6 @@
 #include "core/pretoken_counts.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
@@ -62,4 +62,4 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
   return Count(text, specials, pretokenizer, *counts);
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

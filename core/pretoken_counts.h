@@ -11,7 +11,7 @@
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // Pre-token bytes -> number of occurrences. Lookups take string_view, so counting an
 // already-known pre-token allocates nothing.
@@ -25,6 +25,6 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, PreTokenCounter* counts);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_PRETOKEN_COUNTS_H_

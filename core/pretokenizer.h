@@ -12,10 +12,9 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/types.h"
 
-namespace bpeforge {
-
-enum class Pattern { kGpt2, kCl100k, kO200k };
+namespace bpeforge::internal {
 
 absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // "gpt2", "cl100k", "o200k"
 absl::string_view PatternName(Pattern pattern);
@@ -39,6 +38,6 @@ std::unique_ptr<PreTokenizer> MakeRegexPreTokenizer(Pattern pattern);
 // of the reference.
 std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_PRETOKENIZER_H_

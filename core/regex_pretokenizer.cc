@@ -6,7 +6,7 @@
 
 #include "core/pretokenizer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 // Python's `regex` reads \s as the Unicode White_Space property; Boost's \s (ICU u_isspace)
@@ -69,4 +69,4 @@ std::unique_ptr<PreTokenizer> MakeRegexPreTokenizer(Pattern pattern) {
   return std::make_unique<RegexPreTokenizer>(pattern);
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -5,7 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 SpecialTokens::SpecialTokens(const std::vector<std::string>& tokens) {
   absl::flat_hash_set<std::string> seen;
@@ -73,4 +73,4 @@ void SpecialTokens::Split(absl::string_view text,
   }
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -13,7 +13,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 class SpecialTokens {
  public:
@@ -55,6 +55,6 @@ class SpecialTokens {
   std::bitset<256 * 256> bigrams_;
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_SPECIAL_TOKENS_H_

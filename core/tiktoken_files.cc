@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "core/atomic_file.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_view name) {
   Ranks ranks;
@@ -75,4 +75,4 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds
   return ids;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -11,7 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 using Ranks = std::vector<std::pair<std::string, TokenId>>;
 
@@ -26,6 +26,6 @@ std::string FormatTiktokenRanks(const Ranks& ranks);
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds(
     const std::string& path);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_TIKTOKEN_FILES_H_

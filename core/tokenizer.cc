@@ -11,7 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "core/utf8.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
@@ -37,6 +37,7 @@ bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) const
 }
 
 void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {
+  if (max_entries_ == 0) return;
   if (index_.size() >= max_entries_) {
     index_.clear();
     ids_.clear();
@@ -314,4 +315,4 @@ absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) con
   return ReplaceInvalidUtf8(*bytes);
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -23,7 +23,7 @@
 #include "core/special_tokens.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // A special token and, optionally, the id it must have. Without one it takes the id of an
 // equal vocab entry if there is one, else the next free id.
@@ -124,6 +124,6 @@ class Tokenizer {
   uint64_t serial_ = 0;  // tells this tokenizer's thread-local cache from another's
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_TOKENIZER_H_

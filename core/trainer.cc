@@ -6,7 +6,7 @@
 #include "core/utf8.h"
 #include "core/vocab.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
   for (const std::string& t : config.special_tokens) {
@@ -27,7 +27,8 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
 absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                         const TrainerConfig& config,
                                         const std::function<void(size_t)>& progress,
-                                        const Parallelism& parallelism) {
+                                        const Parallelism& parallelism,
+                                        const std::atomic<bool>* cancel) {
   if (absl::Status s = ValidateTrainerConfig(config); !s.ok()) return s;
   Trained out;
   out.special_tokens = SpecialTokens(config.special_tokens).tokens();
@@ -47,9 +48,10 @@ absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>
     }
   }
   out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
-                           parallelism);
+                           parallelism, cancel);
+  if (cancel != nullptr && cancel->load()) return absl::CancelledError("training was cancelled");
   out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
   return out;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -3,6 +3,7 @@
 #ifndef BPEFORGE_CORE_TRAINER_H_
 #define BPEFORGE_CORE_TRAINER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -13,7 +14,7 @@
 #include "core/pretoken_counts.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 struct TrainerConfig {
   size_t vocab_size = 0;
@@ -32,11 +33,13 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config);
 
 // Learns merges until 256 + specials + merges reaches vocab_size or no pair is left.
 // `parallelism` may spread the merge loop's word rewrites; it never changes the result.
+// Once `cancel` reads true, returns Cancelled within a few merges.
 absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                         const TrainerConfig& config,
                                         const std::function<void(size_t)>& progress = nullptr,
-                                        const Parallelism& parallelism = {});
+                                        const Parallelism& parallelism = {},
+                                        const std::atomic<bool>* cancel = nullptr);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_TRAINER_H_

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 size_t DecodeUtf8(absl::string_view s, char32_t* cp) {
   if (s.empty()) return 0;
@@ -121,4 +121,4 @@ std::string ReplaceInvalidUtf8(absl::string_view bytes) {
   return out;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -8,7 +8,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // Decodes one code point at the start of `s`. Returns its length in bytes, or 0 if `s` does
 // not start with a well-formed UTF-8 sequence (overlong forms, surrogates and values above
@@ -24,6 +24,6 @@ std::optional<size_t> FindInvalidUtf8(absl::string_view s);
 // bytes.decode("utf-8", errors="replace") does.
 std::string ReplaceInvalidUtf8(absl::string_view bytes);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_UTF8_H_

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/byte_unicode.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 Vocab BuildVocab(const std::vector<std::string>& special_tokens, const Merges& merges,
                  IdLayout layout) {
@@ -31,4 +31,4 @@ absl::string_view IdLayoutName(IdLayout layout) {
   return layout == IdLayout::kHf ? "hf" : "bytes-first";
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -9,7 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // The vocabulary: 256 single bytes, `special_tokens` (distinct, in order), and one token
 // per merge (left + right), numbered as `layout` says.
@@ -19,6 +19,6 @@ Vocab BuildVocab(const std::vector<std::string>& special_tokens, const Merges& m
 absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  // "bytes-first" or "hf"
 absl::string_view IdLayoutName(IdLayout layout);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_VOCAB_H_

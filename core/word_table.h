@@ -15,7 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "core/huge_pages.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 class WordTable {
  public:
@@ -58,6 +58,6 @@ class WordTable {
   std::vector<WordId> ids_;
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_WORD_TABLE_H_

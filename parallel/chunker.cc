@@ -4,7 +4,7 @@
 
 #include "absl/strings/ascii.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials) {
   if (pos == 0 || pos >= text.size()) return false;
@@ -32,4 +32,4 @@ std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens&
   return bounds;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -9,7 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "core/special_tokens.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // True if position `pos` (0 < pos < text.size()) is a safe cut:
 //  * no special-token occurrence can span it: the bytes on either side form no pair that
@@ -31,6 +31,6 @@ size_t NextChunkEnd(absl::string_view text, size_t begin, const SpecialTokens& s
 std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens& specials,
                                     size_t target);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_CHUNKER_H_

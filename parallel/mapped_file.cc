@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -75,4 +75,4 @@ void MappedFile::Release(size_t offset, size_t length) const {
   if (end > begin) madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

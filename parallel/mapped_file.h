@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 class MappedFile {
  public:
@@ -35,6 +35,6 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_MAPPED_FILE_H_

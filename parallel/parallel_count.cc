@@ -14,7 +14,7 @@
 #include "parallel/chunker.h"
 #include "parallel/mapped_file.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 uint64_t ShardedCounts::distinct() const {
   uint64_t n = 0;
@@ -87,6 +87,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   auto last_report = std::chrono::steady_clock::now();
 
   tbb::parallel_for(size_t{0}, chunks.size(), [&](size_t c) {
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) return;
     const Chunk& chunk = chunks[c];
     const MappedFile& file = files[chunk.file];
     absl::string_view text = file.data().substr(chunk.begin, chunk.end - chunk.begin);
@@ -106,6 +107,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       }
     }
   });
+  if (options.cancel != nullptr && options.cancel->load()) {
+    return absl::CancelledError("counting was cancelled");
+  }
   if (error.has()) {
     return absl::InvalidArgumentError(
         absl::StrCat(paths[error.file()], ": invalid UTF-8 at byte offset ", error.offset()));
@@ -138,4 +142,4 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   return out;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

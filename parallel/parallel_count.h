@@ -2,6 +2,7 @@
 #ifndef BPEFORGE_PARALLEL_PARALLEL_COUNT_H_
 #define BPEFORGE_PARALLEL_PARALLEL_COUNT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,7 +12,7 @@
 #include "core/pretoken_counts.h"
 #include "core/pretokenizer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 struct CountOptions {
   std::vector<std::string> special_tokens;
@@ -20,6 +21,8 @@ struct CountOptions {
   size_t shards = 64;            // results do not depend on it
   // Called from worker threads, at most a few times a second, with bytes done so far.
   std::function<void(uint64_t done, uint64_t total)> progress;
+  // Once it reads true, the remaining chunks are skipped and CountFiles returns Cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ShardedCounts {
@@ -35,6 +38,6 @@ struct ShardedCounts {
 absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
                                          const CountOptions& options);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_PARALLEL_COUNT_H_

@@ -15,7 +15,7 @@
 #include "parallel/chunker.h"
 #include "parallel/mapped_file.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 struct Chunk {
@@ -106,4 +106,4 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   return stats;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -13,7 +13,7 @@
 #include "absl/types/span.h"
 #include "core/tokenizer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 struct EncodeFilesOptions {
   // Chunks are cut only at safe cuts (parallel/chunker.h), so ids do not depend on this.
@@ -37,6 +37,6 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     const EncodeFilesOptions& options,
     absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_PARALLEL_ENCODE_H_

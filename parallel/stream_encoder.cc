@@ -4,7 +4,7 @@
 
 #include "parallel/chunker.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 // CutAtPreTokens keeps this many trailing pre-tokens, and this many bytes beyond the longest
@@ -16,8 +16,9 @@ constexpr size_t kKeepBytes = 64;
 
 }  // namespace
 
-StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t max_pending)
-    : tokenizer_(tokenizer), max_pending_(std::max<size_t>(max_pending, 1)) {
+StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t max_pending,
+                             size_t cache_entries)
+    : tokenizer_(tokenizer), max_pending_(std::max<size_t>(max_pending, 1)), cache_(cache_entries) {
   for (const std::string& s : tokenizer.special_tokens().tokens()) {
     max_special_ = std::max(max_special_, s.size());
   }
@@ -111,4 +112,4 @@ void EncodeIterable(const Tokenizer& tokenizer, absl::FunctionRef<bool(absl::str
   if (!ids.empty()) sink(ids);
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -12,7 +12,7 @@
 #include "absl/types/span.h"
 #include "core/tokenizer.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 // Pieces may split the text anywhere, even inside a character or a special token. Text up to
 // the last safe cut (IsSafeCut) is encoded at once; the rest waits for more. If no safe cut
@@ -21,7 +21,10 @@ namespace bpeforge {
 // held text stays near `max_pending`, unless a single pre-token is longer than that.
 class StreamEncoder {
  public:
-  explicit StreamEncoder(const Tokenizer& tokenizer, size_t max_pending = 1 << 20);
+  // `cache_entries` bounds the cache of recent pre-tokens (0: none, for callers that must
+  // not allocate as they go).
+  explicit StreamEncoder(const Tokenizer& tokenizer, size_t max_pending = 1 << 20,
+                         size_t cache_entries = 1 << 16);
   // Appends to *out the ids that are final once `piece` is added.
   void Push(absl::string_view piece, std::vector<TokenId>* out);
   // Appends the remaining ids; the encoder is then empty and may be reused.
@@ -46,6 +49,6 @@ class StreamEncoder {
 void EncodeIterable(const Tokenizer& tokenizer, absl::FunctionRef<bool(absl::string_view*)> next,
                     absl::FunctionRef<void(absl::Span<const TokenId>)> sink);
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_STREAM_ENCODER_H_

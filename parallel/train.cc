@@ -4,12 +4,13 @@
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 double SecondsSince(std::chrono::steady_clock::time_point t) {
@@ -18,35 +19,17 @@ double SecondsSince(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
-absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
+int ThreadsToUse(int requested) {
+  return requested > 0 ? std::min(requested, tbb::info::default_concurrency() * 4)
+                       : tbb::info::default_concurrency();
+}
+
+absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                            const TrainOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  if (absl::Status s = ValidateTrainerConfig(options.trainer); !s.ok()) return s;
-  if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
-  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  const int threads = ThreadsToUse(options.threads);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                             static_cast<size_t>(threads));
-
-  CountOptions count_options;
-  count_options.special_tokens = options.trainer.special_tokens;
-  count_options.pattern = options.pattern;
-  count_options.chunk_bytes = options.chunk_bytes;
-  if (options.progress) {
-    count_options.progress = [&](uint64_t done, uint64_t total) {
-      options.progress(
-          absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
-    };
-  }
-  absl::StatusOr<ShardedCounts> counts = CountFiles(options.inputs, count_options);
-  if (!counts.ok()) return counts.status();
-
-  TrainResult result;
-  result.stats.threads = threads;
-  result.stats.bytes = counts->bytes;
-  result.stats.pretokens = counts->pretokens;
-  result.stats.distinct_pretokens = counts->distinct();
-  result.stats.pretokenize_seconds = SecondsSince(start);
-
-  const auto merge_start = std::chrono::steady_clock::now();
   std::function<void(size_t)> merge_progress;
   if (options.progress) {
     const size_t goal = options.trainer.vocab_size;
@@ -61,13 +44,51 @@ absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
     tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
   };
   absl::StatusOr<Trained> trained =
-      TrainFromCounts(counts->views(), options.trainer, merge_progress, parallelism);
+      TrainFromCounts(counts, options.trainer, merge_progress, parallelism, options.cancel);
   if (!trained.ok()) return trained.status();
+  TrainResult result;
   result.trained = *std::move(trained);
+  result.stats.threads = threads;
+  for (const PreTokenCounts* c : counts) {
+    result.stats.distinct_pretokens += c->size();
+    for (const auto& [word, n] : *c) result.stats.pretokens += n;
+  }
   result.stats.merges = result.trained.merges.size();
-  result.stats.merge_seconds = SecondsSince(merge_start);
-  result.stats.total_seconds = SecondsSince(start);
+  result.stats.merge_seconds = SecondsSince(start);
+  result.stats.total_seconds = result.stats.merge_seconds;
   return result;
 }
 
-}  // namespace bpeforge
+absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (absl::Status s = ValidateTrainerConfig(options.trainer); !s.ok()) return s;
+  if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
+  const int threads = ThreadsToUse(options.threads);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(threads));
+
+  CountOptions count_options;
+  count_options.special_tokens = options.trainer.special_tokens;
+  count_options.pattern = options.pattern;
+  count_options.chunk_bytes = options.chunk_bytes;
+  count_options.cancel = options.cancel;
+  if (options.progress) {
+    count_options.progress = [&](uint64_t done, uint64_t total) {
+      options.progress(
+          absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
+    };
+  }
+  absl::StatusOr<ShardedCounts> counts = CountFiles(options.inputs, count_options);
+  if (!counts.ok()) return counts.status();
+  const double pretokenize_seconds = SecondsSince(start);
+
+  absl::StatusOr<TrainResult> result = LearnFromCounts(counts->views(), options);
+  if (!result.ok()) return result.status();
+  result->stats.bytes = counts->bytes;
+  result->stats.pretokens = counts->pretokens;
+  result->stats.pretokenize_seconds = pretokenize_seconds;
+  result->stats.total_seconds = SecondsSince(start);
+  return result;
+}
+
+}  // namespace bpeforge::internal

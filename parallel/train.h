@@ -2,6 +2,7 @@
 #ifndef BPEFORGE_PARALLEL_TRAIN_H_
 #define BPEFORGE_PARALLEL_TRAIN_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -12,7 +13,7 @@
 #include "core/trainer.h"
 #include "parallel/parallel_count.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
 struct TrainOptions {
   std::vector<std::string> inputs;
@@ -25,6 +26,8 @@ struct TrainOptions {
   size_t min_split_words = Parallelism{}.min_split_words;
   // Human-readable progress lines ("pre-tokenizing: 41% ..."), from any thread.
   std::function<void(absl::string_view)> progress;
+  // Once it reads true, Train returns Cancelled within a fraction of a second.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct TrainStats {
@@ -43,8 +46,15 @@ struct TrainResult {
   TrainStats stats;
 };
 
+// Counts the inputs' pre-tokens and learns merges. At most 4x the hardware threads are used,
+// stats.threads says how many.
 absl::StatusOr<TrainResult> Train(const TrainOptions& options);
 
-}  // namespace bpeforge
+// Learns merges from counts made before, as Train does after counting (options.inputs and
+// options.chunk_bytes are not used). stats has no bytes and no pre-tokenize time.
+absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                            const TrainOptions& options);
+
+}  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_TRAIN_H_

@@ -9,7 +9,7 @@
 #include "core/pretokenizer.h"
 #include "tests/text_gen.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 std::vector<std::string> Pieces(const PreTokenizer& p, const SpecialTokens& specials,
@@ -70,4 +70,4 @@ TEST(ChunkerTest, TextWithoutCutsIsOneChunk) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -8,7 +8,7 @@
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 using testing::CommandResult;
@@ -207,4 +207,4 @@ TEST(EncodeCliConformance, Gpt2FilesGiveTiktokenIds) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

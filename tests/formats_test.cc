@@ -8,7 +8,7 @@
 #include "core/vocab.h"
 #include "tests/test_util.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 TEST(ByteUnicodeTest, KnownCharacters) {
@@ -90,4 +90,4 @@ TEST(Utf8Test, ReplacementFollowsPython) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -7,7 +7,7 @@
 #include "bench/corpus_generator.h"
 #include "core/utf8.h"
 
-namespace bpeforge::bench {
+namespace bpeforge::internal::bench {
 namespace {
 
 std::string Make(Flavor flavor, uint64_t size, uint64_t seed, int threads = 1) {
@@ -146,4 +146,4 @@ TEST(GenCorpusParseTest, Flavors) {
 }
 
 }  // namespace
-}  // namespace bpeforge::bench
+}  // namespace bpeforge::internal::bench

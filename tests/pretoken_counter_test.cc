@@ -14,7 +14,7 @@
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 std::map<std::string, uint64_t> Contents(const PreTokenCounter& c) {
@@ -105,4 +105,4 @@ TEST(PreTokenCounterTest, MergeFromAddsCounts) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -19,7 +19,7 @@
 #include "core/utf8.h"
 #include "tests/test_util.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 using Pieces = std::vector<std::string>;
@@ -432,4 +432,4 @@ INSTANTIATE_TEST_SUITE_P(AllPatterns, PreTokenizerDifferentialTest,
                          });
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-namespace bpeforge::testing {
+namespace bpeforge::internal::testing {
 namespace {
 
 // Python: re.split("|".join(map(re.escape, sorted(specials, key=len, reverse=True))), text)
@@ -84,4 +84,4 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
   return merges;
 }
 
-}  // namespace bpeforge::testing
+}  // namespace bpeforge::internal::testing

@@ -10,13 +10,13 @@
 #include "core/pretokenizer.h"
 #include "core/types.h"
 
-namespace bpeforge::testing {
+namespace bpeforge::internal::testing {
 
 // Merges learned from the concatenated documents `docs` (each a separate document).
 Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& special_tokens,
                       Pattern pattern = Pattern::kGpt2);
 
-}  // namespace bpeforge::testing
+}  // namespace bpeforge::internal::testing
 
 #endif  // BPEFORGE_TESTS_REFERENCE_TRAINER_H_

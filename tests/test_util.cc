@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace bpeforge::testing {
+namespace bpeforge::internal::testing {
 
 std::optional<std::string> FixturesDir() {
   std::string dir;
@@ -62,4 +62,4 @@ CommandResult RunCli(const std::string& args) {
   return r;
 }
 
-}  // namespace bpeforge::testing
+}  // namespace bpeforge::internal::testing

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace bpeforge::testing {
+namespace bpeforge::internal::testing {
 
 // ../shared/fixtures beside the source tree (or $BPEFORGE_FIXTURES), if it exists.
 // Conformance tests GTEST_SKIP() when this is empty.
@@ -36,6 +36,6 @@ struct CommandResult {
 // Runs the built `bpeforge` executable with `args` (a shell-quoted argument string).
 CommandResult RunCli(const std::string& args);
 
-}  // namespace bpeforge::testing
+}  // namespace bpeforge::internal::testing
 
 #endif  // BPEFORGE_TESTS_TEST_UTIL_H_

@@ -2,7 +2,7 @@
 
 #include <random>
 
-namespace bpeforge::testing {
+namespace bpeforge::internal::testing {
 
 std::string RandomText(uint64_t seed, const TextGenOptions& options) {
   static const std::vector<std::string> kAscii = {
@@ -33,4 +33,4 @@ std::string RandomText(uint64_t seed, const TextGenOptions& options) {
   return text;
 }
 
-}  // namespace bpeforge::testing
+}  // namespace bpeforge::internal::testing

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace bpeforge::testing {
+namespace bpeforge::internal::testing {
 
 struct TextGenOptions {
   size_t fragments = 200;                   // how many fragments to concatenate
@@ -18,6 +18,6 @@ struct TextGenOptions {
 // Deterministic for a given seed; always valid UTF-8.
 std::string RandomText(uint64_t seed, const TextGenOptions& options);
 
-}  // namespace bpeforge::testing
+}  // namespace bpeforge::internal::testing
 
 #endif  // BPEFORGE_TESTS_TEXT_GEN_H_

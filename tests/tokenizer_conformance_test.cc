@@ -12,7 +12,7 @@
 #include "parallel/stream_encoder.h"
 #include "tests/test_util.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 const std::string kEot = "<|endoftext|>";
@@ -105,4 +105,4 @@ TEST(ConformanceTest, RankFileRoundTrip) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

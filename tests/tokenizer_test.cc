@@ -16,7 +16,7 @@
 #include "parallel/stream_encoder.h"
 #include "tests/text_gen.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 const std::string kEot = "<|endoftext|>";
@@ -371,4 +371,4 @@ TEST(TiktokenFilesTest, ParsesFormatsAndReportsLines) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

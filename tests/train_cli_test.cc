@@ -7,7 +7,7 @@
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 using testing::RunCli;
@@ -123,4 +123,4 @@ TEST(TrainCliTest, HelpDescribesTheOptions) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

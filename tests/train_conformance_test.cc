@@ -7,7 +7,7 @@
 #include "core/gpt2_files.h"
 #include "tests/test_util.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 TEST(TrainConformanceTest, Cs336CorpusWithHfLayout) {
@@ -48,4 +48,4 @@ TEST(TrainConformanceTest, Cs336CorpusBytesFirstHasTheSameTokens) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

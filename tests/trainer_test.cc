@@ -11,7 +11,7 @@
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 namespace {
 
 using testing::ReferenceTrain;
@@ -216,4 +216,4 @@ TEST(TrainerTest, RejectsBadConfig) {
 }
 
 }  // namespace
-}  // namespace bpeforge
+}  // namespace bpeforge::internal

@@ -1,15 +1,14 @@
 // The flags that say which tokenizer `encode` and `decode` use, and loading it.
-#ifndef BPEFORGE_CLI_TOKENIZER_SOURCE_H_
-#define BPEFORGE_CLI_TOKENIZER_SOURCE_H_
+#ifndef BPEFORGE_CLI_TOKENIZER_FLAGS_H_
+#define BPEFORGE_CLI_TOKENIZER_FLAGS_H_
 
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
-#include "core/tokenizer.h"
+#include "bpeforge/bpeforge.h"
 
-namespace bpeforge {
+namespace bpeforge::cli {
 
 struct TokenizerFlags {
   std::string dir;            // a `bpeforge train` output, or any vocab.json + merges.txt folder
@@ -23,6 +22,9 @@ struct TokenizerFlags {
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags);
 absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags);
 
-}  // namespace bpeforge
+// Peak resident set size of this process so far, in bytes.
+uint64_t PeakRssBytes();
 
-#endif  // BPEFORGE_CLI_TOKENIZER_SOURCE_H_
+}  // namespace bpeforge::cli
+
+#endif  // BPEFORGE_CLI_TOKENIZER_FLAGS_H_

@@ -1,6 +1,6 @@
 // The on-disk id arrays of `encode` and `decode`: flat little-endian uint16 or uint32.
-#ifndef BPEFORGE_CLI_ID_WIDTH_H_
-#define BPEFORGE_CLI_ID_WIDTH_H_
+#ifndef BPEFORGE_CORE_ID_ARRAY_H_
+#define BPEFORGE_CORE_ID_ARRAY_H_
 
 #include <bit>
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include "absl/types/span.h"
 #include "core/types.h"
 
-namespace bpeforge {
+namespace bpeforge::internal {
 
-inline size_t IdWidth(const std::string& dtype) { return dtype == "uint16" ? 2 : 4; }
+inline size_t IdWidth(IdType type) { return type == IdType::kUint16 ? 2 : 4; }
 
 // Appends `ids` as little-endian integers of `width` bytes (callers checked they fit).
 inline void AppendIds(absl::Span<const TokenId> ids, size_t width, std::string* out) {
@@ -42,6 +42,6 @@ inline TokenId IdAt(const char* data, size_t index, size_t width) {
   return id;
 }
 
-}  // namespace bpeforge
+}  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CLI_ID_WIDTH_H_
+#endif  // BPEFORGE_CORE_ID_ARRAY_H_

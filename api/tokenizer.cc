@@ -1,0 +1,360 @@
+// The public Tokenizer and StreamEncoder: loading, encoding, decoding, on core's tokenizer and
+// the parallel encoder.
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <filesystem>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bpeforge/bpeforge.h"
+#include "core/atomic_file.h"
+#include "core/gpt2_files.h"
+#include "core/id_array.h"
+#include "core/manifest.h"
+#include "core/tiktoken_files.h"
+#include "core/tokenizer.h"
+#include "core/vocab.h"
+#include "parallel/mapped_file.h"
+#include "parallel/parallel_encode.h"
+#include "parallel/stream_encoder.h"
+
+namespace bpeforge {
+
+struct Tokenizer::State {
+  internal::Tokenizer tokenizer;
+  std::optional<BpeModel> model;  // absent for rank files
+};
+
+namespace {
+
+using State = Tokenizer::State;
+
+// The model of a tokenizer made from a vocab and merges: its whole id -> bytes table (special
+// tokens included) and the layout that table follows, if any.
+BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
+  BpeModel model;
+  model.merges = merges;
+  model.special_tokens = t.special_tokens().tokens();
+  model.pattern = t.pattern();
+  model.vocab.resize(t.id_limit());
+  for (size_t id = 0; id < t.id_limit(); ++id) {
+    if (auto bytes = t.TokenBytes(static_cast<TokenId>(id))) model.vocab[id] = std::string(*bytes);
+  }
+  model.layout =
+      internal::BuildVocab(model.special_tokens, merges, IdLayout::kHf) == model.vocab
+          ? IdLayout::kHf
+          : IdLayout::kBytesFirst;
+  return model;
+}
+
+absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
+                                                       const std::vector<std::string>& specials,
+                                                       Pattern pattern) {
+  absl::StatusOr<internal::Tokenizer> t =
+      internal::Tokenizer::Create(vocab, merges, specials, pattern);
+  if (!t.ok()) return t.status();
+  auto state = std::make_shared<State>(State{*std::move(t), std::nullopt});
+  state->model = ModelOf(state->tokenizer, merges);
+  return state;
+}
+
+absl::Status Prefixed(absl::string_view prefix, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat(prefix, ": ", s.message()));
+}
+
+absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_path,
+                                                           const std::string& merges_path,
+                                                           const std::vector<std::string>& specials,
+                                                           Pattern pattern) {
+  absl::StatusOr<Vocab> vocab = internal::ReadVocabJson(vocab_path);
+  if (!vocab.ok()) return vocab.status();
+  absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
+  if (!merges.ok()) return merges.status();
+  auto state = FromVocab(*vocab, *merges, specials, pattern);
+  if (!state.ok()) return Prefixed(absl::StrCat(vocab_path, " + ", merges_path), state.status());
+  return state;
+}
+
+// A trained directory: the manifest gives pattern, special tokens and id layout, and the
+// vocab follows from them and merges.txt (so repeated merge results keep their own ids),
+// unless the manifest says the ids are vocab.json's.
+absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
+                                                            const LoadOptions& options) {
+  const std::string manifest_path = absl::StrCat(dir, "/", internal::kManifestFile);
+  absl::StatusOr<internal::Manifest> manifest = internal::ReadManifest(manifest_path);
+  if (!manifest.ok()) return manifest.status();
+  if (options.pattern.has_value() && *options.pattern != manifest->pattern) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pattern ", internal::PatternName(*options.pattern), " differs from ",
+        internal::PatternName(manifest->pattern), " in ", manifest_path));
+  }
+  std::vector<std::string> specials = manifest->special_tokens;
+  specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
+  const std::string vocab_path = absl::StrCat(dir, "/", internal::kVocabFile);
+  const std::string merges_path = absl::StrCat(dir, "/", internal::kMergesFile);
+  if (manifest->ids_from_vocab_json) {
+    return FromGpt2Files(vocab_path, merges_path, specials, manifest->pattern);
+  }
+  absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
+  if (!merges.ok()) return merges.status();
+  Vocab vocab = internal::BuildVocab(manifest->special_tokens, *merges, manifest->layout);
+  if (vocab.size() != manifest->vocab_size) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(merges_path, ": ", merges->size(), " merges give a vocab of ", vocab.size(),
+                     ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
+  }
+  auto state = FromVocab(vocab, *merges, specials, manifest->pattern);
+  if (!state.ok()) return Prefixed(dir, state.status());
+  return state;
+}
+
+absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
+                                                          const LoadOptions& options) {
+  absl::StatusOr<internal::Ranks> ranks = internal::ReadTiktokenRanks(path);
+  if (!ranks.ok()) return ranks.status();
+  absl::flat_hash_map<std::string, TokenId> known;
+  if (!options.special_ids_path.empty()) {
+    auto ids = internal::ReadSpecialTokenIds(options.special_ids_path);
+    if (!ids.ok()) return ids.status();
+    for (const auto& [token, id] : *ids) known[token] = id;
+  }
+  std::vector<internal::SpecialToken> specials;
+  for (const std::string& s : options.special_tokens) {
+    auto it = known.find(s);
+    specials.push_back({s, it == known.end() ? std::nullopt : std::optional(it->second)});
+  }
+  absl::StatusOr<internal::Tokenizer> t =
+      internal::Tokenizer::FromRanks(*ranks, specials, options.pattern.value_or(Pattern::kGpt2));
+  if (!t.ok()) return Prefixed(path, t.status());
+  return std::make_shared<State>(State{*std::move(t), std::nullopt});
+}
+
+absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
+  if (type == IdType::kUint16 && t.id_limit() > 65536) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the vocabulary has ids up to %d, which do not fit in uint16; use uint32",
+        t.id_limit() - 1));
+  }
+  return absl::OkStatus();
+}
+
+int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::automatic; }
+
+}  // namespace
+
+absl::StatusOr<Tokenizer> Tokenizer::FromModel(const BpeModel& model) {
+  return Create(model.vocab, model.merges, model.special_tokens, model.pattern);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
+                                            const std::vector<std::string>& special_tokens,
+                                            Pattern pattern) {
+  auto state = FromVocab(vocab, merges, special_tokens, pattern);
+  if (!state.ok()) return state.status();
+  return Tokenizer(*std::move(state));
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::Load(const std::string& path, const LoadOptions& options) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    return absl::NotFoundError(absl::StrCat("no such tokenizer file or directory: ", path));
+  }
+  absl::StatusOr<std::shared_ptr<State>> state;
+  if (!std::filesystem::is_directory(status)) {
+    state = FromRankFile(path, options);
+  } else if (!options.special_ids_path.empty()) {
+    return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
+  } else if (std::filesystem::exists(absl::StrCat(path, "/", internal::kManifestFile))) {
+    state = FromTrainedDir(path, options);
+  } else {
+    state = FromGpt2Files(absl::StrCat(path, "/", internal::kVocabFile),
+                          absl::StrCat(path, "/", internal::kMergesFile), options.special_tokens,
+                          options.pattern.value_or(Pattern::kGpt2));
+  }
+  if (!state.ok()) return state.status();
+  return Tokenizer(*std::move(state));
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::LoadGpt2(const std::string& vocab_path,
+                                              const std::string& merges_path,
+                                              const LoadOptions& options) {
+  if (!options.special_ids_path.empty()) {
+    return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
+  }
+  auto state = FromGpt2Files(vocab_path, merges_path, options.special_tokens,
+                             options.pattern.value_or(Pattern::kGpt2));
+  if (!state.ok()) return state.status();
+  return Tokenizer(*std::move(state));
+}
+
+absl::Status Tokenizer::Save(const std::string& dir) const {
+  if (!state_->model.has_value()) {
+    return absl::FailedPreconditionError(
+        "a tokenizer loaded from a rank file has no merges list to save");
+  }
+  return SaveTokenizer(*state_->model, dir);
+}
+
+const BpeModel* Tokenizer::model() const {
+  return state_->model.has_value() ? &*state_->model : nullptr;
+}
+
+std::vector<TokenId> Tokenizer::Encode(absl::string_view text) const {
+  return state_->tokenizer.Encode(text);
+}
+
+std::vector<TokenId> Tokenizer::EncodeOrdinary(absl::string_view text) const {
+  // A cache pays only on longer texts, where pre-tokens repeat.
+  internal::EncodeCache cache(text.size() > 4096 ? 1 << 16 : 0);
+  std::vector<TokenId> ids;
+  state_->tokenizer.EncodeOrdinary(text, &cache, &ids);
+  return ids;
+}
+
+std::vector<std::vector<TokenId>> Tokenizer::EncodeBatch(absl::Span<const absl::string_view> texts,
+                                                         int threads) const {
+  std::vector<std::vector<TokenId>> out(texts.size());
+  tbb::enumerable_thread_specific<internal::EncodeCache> caches;
+  tbb::task_arena arena(ArenaThreads(threads));
+  arena.execute([&] {
+    tbb::parallel_for(size_t{0}, texts.size(), [&](size_t i) {
+      state_->tokenizer.Encode(texts[i], &caches.local(), &out[i]);
+    });
+  });
+  return out;
+}
+
+absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
+    const std::vector<std::string>& inputs, const EncodeFilesOptions& options,
+    absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink) const {
+  internal::EncodeFilesOptions internal_options;
+  internal_options.chunk_bytes = options.chunk_bytes;
+  internal_options.progress = options.progress;
+  auto checked_sink = [&](absl::Span<const TokenId> ids) -> absl::Status {
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+      return absl::CancelledError("encoding was cancelled");
+    }
+    return sink(ids);
+  };
+  tbb::task_arena arena(ArenaThreads(options.threads));
+  absl::StatusOr<internal::EncodeFilesStats> stats;
+  arena.execute([&] {
+    stats = internal::EncodeFiles(state_->tokenizer, inputs, internal_options, checked_sink);
+  });
+  if (!stats.ok()) return stats.status();
+  return EncodeFilesStats{stats->bytes, stats->tokens, arena.max_concurrency()};
+}
+
+absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::string>& inputs,
+                                                       const std::string& output,
+                                                       const EncodeFilesOptions& options) const {
+  if (absl::Status s = CheckIdType(state_->tokenizer, options.id_type); !s.ok()) return s;
+  if (output.empty()) return absl::InvalidArgumentError("the output path is empty");
+  internal::AtomicFile out;
+  if (absl::Status s = internal::AtomicFile::Open(output, &out); !s.ok()) return s;
+  const size_t width = internal::IdWidth(options.id_type);
+  std::string buffer;
+  absl::StatusOr<EncodeFilesStats> stats =
+      EncodeFiles(inputs, options, [&](absl::Span<const TokenId> ids) {
+        buffer.clear();
+        internal::AppendIds(ids, width, &buffer);
+        return out.Write(buffer);
+      });
+  if (!stats.ok()) return stats.status();
+  if (absl::Status s = out.Commit(); !s.ok()) return s;
+  return stats;
+}
+
+absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids) const {
+  return state_->tokenizer.DecodeBytes(ids);
+}
+
+absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) const {
+  return state_->tokenizer.Decode(ids);
+}
+
+absl::Status Tokenizer::DecodeFile(const std::string& ids_path, IdType id_type,
+                                   absl::FunctionRef<absl::Status(absl::string_view)> sink) const {
+  absl::StatusOr<internal::MappedFile> ids = internal::MappedFile::Open(ids_path);
+  if (!ids.ok()) return ids.status();
+  const size_t width = internal::IdWidth(id_type);
+  const absl::string_view data = ids->data();
+  if (data.size() % width != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: size %d is not a multiple of %d bytes (%s); truncated?", ids_path,
+                        data.size(), width, IdTypeName(id_type)));
+  }
+  const size_t count = data.size() / width;
+  // Check every id before writing anything, so that a bad file leaves no output.
+  for (size_t i = 0; i < count; ++i) {
+    const TokenId id = internal::IdAt(data.data(), i, width);
+    if (!state_->tokenizer.TokenBytes(id).has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: id %d at index %d is not in the vocabulary (ids are below %d)",
+                          ids_path, id, i, state_->tokenizer.id_limit()));
+    }
+  }
+  std::string buffer;
+  for (size_t i = 0; i < count; ++i) {
+    const absl::string_view bytes =
+        *state_->tokenizer.TokenBytes(internal::IdAt(data.data(), i, width));
+    buffer.append(bytes.data(), bytes.size());
+    if (buffer.size() >= (1 << 20)) {
+      if (absl::Status s = sink(buffer); !s.ok()) return s;
+      buffer.clear();
+    }
+  }
+  return sink(buffer);
+}
+
+absl::Status Tokenizer::DecodeFile(const std::string& ids_path, IdType id_type,
+                                   const std::string& output) const {
+  if (output.empty()) return absl::InvalidArgumentError("the output path is empty");
+  internal::AtomicFile file;
+  if (absl::Status s = internal::AtomicFile::Open(output, &file); !s.ok()) return s;
+  absl::Status s =
+      DecodeFile(ids_path, id_type, [&](absl::string_view bytes) { return file.Write(bytes); });
+  if (!s.ok()) return s;
+  return file.Commit();
+}
+
+std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
+  return state_->tokenizer.TokenBytes(id);
+}
+size_t Tokenizer::id_limit() const { return state_->tokenizer.id_limit(); }
+Pattern Tokenizer::pattern() const { return state_->tokenizer.pattern(); }
+const std::vector<std::string>& Tokenizer::special_tokens() const {
+  return state_->tokenizer.special_tokens().tokens();
+}
+std::optional<TokenId> Tokenizer::SpecialTokenId(absl::string_view token) const {
+  const std::vector<std::string>& tokens = special_tokens();
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i] == token) return state_->tokenizer.special_ids()[i];
+  }
+  return std::nullopt;
+}
+
+struct StreamEncoder::Impl {
+  Impl(std::shared_ptr<const Tokenizer::State> s, size_t cache_entries)
+      : state(std::move(s)), encoder(state->tokenizer, 1 << 20, cache_entries) {}
+  std::shared_ptr<const Tokenizer::State> state;  // keeps the tables alive
+  internal::StreamEncoder encoder;
+};
+
+StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t cache_entries)
+    : impl_(std::make_unique<Impl>(tokenizer.state_, cache_entries)) {}
+StreamEncoder::StreamEncoder(StreamEncoder&&) noexcept = default;
+StreamEncoder& StreamEncoder::operator=(StreamEncoder&&) noexcept = default;
+StreamEncoder::~StreamEncoder() = default;
+
+void StreamEncoder::Push(absl::string_view piece, std::vector<TokenId>* out) {
+  impl_->encoder.Push(piece, out);
+}
+void StreamEncoder::Finish(std::vector<TokenId>* out) { impl_->encoder.Finish(out); }
+
+}  // namespace bpeforge

@@ -1,0 +1,96 @@
+// Training and saving, on the parallel trainer.
+#include <utility>
+
+#include "bpeforge/bpeforge.h"
+#include "core/atomic_file.h"
+#include "core/gpt2_files.h"
+#include "core/manifest.h"
+#include "core/vocab.h"
+#include "parallel/parallel_count.h"
+#include "parallel/train.h"
+
+namespace bpeforge {
+namespace {
+
+internal::TrainOptions ToInternal(const TrainOptions& options) {
+  internal::TrainOptions out;
+  out.trainer.vocab_size = options.vocab_size;
+  out.trainer.special_tokens = options.special_tokens;
+  out.trainer.layout = options.layout;
+  out.pattern = options.pattern;
+  out.threads = options.threads;
+  out.chunk_bytes = options.chunk_bytes;
+  out.progress = options.progress;
+  out.cancel = options.cancel;
+  return out;
+}
+
+TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options) {
+  TrainResult out;
+  out.model.vocab = std::move(result.trained.vocab);
+  out.model.merges = std::move(result.trained.merges);
+  out.model.special_tokens = std::move(result.trained.special_tokens);
+  out.model.pattern = options.pattern;
+  out.model.layout = options.layout;
+  const internal::TrainStats& s = result.stats;
+  out.stats = {s.bytes,         s.pretokens,     s.distinct_pretokens, s.merges,
+               s.pretokenize_seconds, s.merge_seconds, s.total_seconds,      s.threads};
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
+                                  const TrainOptions& options) {
+  internal::TrainOptions internal_options = ToInternal(options);
+  internal_options.inputs = inputs;
+  absl::StatusOr<internal::TrainResult> result = internal::Train(internal_options);
+  if (!result.ok()) return result.status();
+  return FromInternal(*std::move(result), options);
+}
+
+absl::StatusOr<PreTokenCounts> CountPreTokens(const std::vector<std::string>& inputs,
+                                              const TrainOptions& options) {
+  if (absl::Status s = internal::ValidateTrainerConfig({256 + options.special_tokens.size(),
+                                                        options.special_tokens, options.layout});
+      !s.ok()) {
+    return s;
+  }
+  internal::CountOptions count_options;
+  count_options.special_tokens = options.special_tokens;
+  count_options.pattern = options.pattern;
+  count_options.chunk_bytes = options.chunk_bytes;
+  count_options.cancel = options.cancel;
+  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountFiles(inputs, count_options);
+  if (!sharded.ok()) return sharded.status();
+  PreTokenCounts counts;
+  counts.reserve(sharded->distinct());
+  for (internal::PreTokenCounts& shard : sharded->shards) {
+    for (auto& [word, n] : shard) counts.emplace(word, n);  // shards are disjoint
+    internal::PreTokenCounts().swap(shard);
+  }
+  return counts;
+}
+
+absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
+                                            const TrainOptions& options) {
+  absl::StatusOr<internal::TrainResult> result =
+      internal::LearnFromCounts({&counts}, ToInternal(options));
+  if (!result.ok()) return result.status();
+  return FromInternal(*std::move(result), options);
+}
+
+absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
+  internal::Manifest manifest{model.pattern, model.special_tokens, model.layout,
+                              model.vocab.size()};
+  manifest.ids_from_vocab_json =
+      internal::BuildVocab(model.special_tokens, model.merges, model.layout) != model.vocab;
+  return internal::WriteFilesAtomically(
+      dir, {
+               {internal::kVocabFile, internal::FormatVocabJson(model.vocab)},
+               {internal::kMergesFile, internal::FormatMergesTxt(model.merges)},
+               {internal::kManifestFile, internal::FormatManifestJson(manifest)},
+           });
+}
+
+}  // namespace bpeforge

@@ -1,0 +1,63 @@
+#include "cli/tokenizer_flags.h"
+
+#include <sys/resource.h>
+
+namespace bpeforge::cli {
+
+void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags) {
+  cmd->add_option("--tokenizer", flags->dir,
+                  "Directory written by `bpeforge train` (pattern, special tokens and id "
+                  "layout come from its bpeforge.json), or any directory holding a GPT-2 "
+                  "vocab.json and merges.txt")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--vocab", flags->vocab, "GPT-2 vocab.json (with --merges)");
+  cmd->add_option("--merges", flags->merges, "GPT-2 merges.txt (with --vocab)");
+  cmd->add_option("--ranks", flags->ranks,
+                  "tiktoken rank file (\"<base64 token> <rank>\" per line); id = rank");
+  cmd->add_option("--special-ids", flags->special_ids,
+                  "JSON file with ids for special tokens of a rank file: tiktoken's "
+                  "{\"special_tokens\": {TOKEN: ID}} or {TOKEN: ID}; only the tokens named "
+                  "with --special-token are used");
+  cmd->add_option("--pattern", flags->pattern,
+                  "Pre-tokenizer pattern: gpt2, cl100k or o200k (default: the manifest's, "
+                  "else gpt2)")
+      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}));
+  cmd->add_option("--special-token", flags->special_tokens,
+                  "A special token (repeatable), added to the manifest's. Its id: from "
+                  "--special-ids, else an equal vocab entry, else the next free id")
+      ->allow_extra_args(false);  // one value per flag, so inputs may follow it
+}
+
+absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags) {
+  const int sources =
+      !flags.dir.empty() + (!flags.vocab.empty() || !flags.merges.empty()) + !flags.ranks.empty();
+  if (sources != 1) {
+    return absl::InvalidArgumentError(
+        "give exactly one tokenizer: --tokenizer DIR, --vocab V --merges M, or --ranks R");
+  }
+  if (!flags.special_ids.empty() && flags.ranks.empty()) {
+    return absl::InvalidArgumentError("--special-ids goes with --ranks");
+  }
+  LoadOptions options;
+  options.special_tokens = flags.special_tokens;
+  options.special_ids_path = flags.special_ids;
+  if (!flags.pattern.empty()) {
+    absl::StatusOr<Pattern> pattern = ParsePattern(flags.pattern);
+    if (!pattern.ok()) return pattern.status();
+    options.pattern = *pattern;
+  }
+  if (!flags.ranks.empty()) return Tokenizer::Load(flags.ranks, options);
+  if (!flags.dir.empty()) return Tokenizer::Load(flags.dir, options);
+  if (flags.vocab.empty() || flags.merges.empty()) {
+    return absl::InvalidArgumentError("--vocab and --merges go together");
+  }
+  return Tokenizer::LoadGpt2(flags.vocab, flags.merges, options);
+}
+
+uint64_t PeakRssBytes() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+}  // namespace bpeforge::cli

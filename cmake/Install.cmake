@@ -1,0 +1,20 @@
+# `cmake --install` puts the public headers, libbpeforge.so, the `bpeforge` command and a CMake
+# package in place, so that a project can say find_package(bpeforge) and link
+# bpeforge::bpeforge.
+include(CMakePackageConfigHelpers)
+set(BPEFORGE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/bpeforge)
+
+install(TARGETS bpeforge_lib EXPORT bpeforgeTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS bpeforge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/bpeforge DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT bpeforgeTargets NAMESPACE bpeforge:: DESTINATION ${BPEFORGE_CMAKE_DIR})
+configure_package_config_file(cmake/bpeforgeConfig.cmake.in
+                              ${CMAKE_CURRENT_BINARY_DIR}/bpeforgeConfig.cmake
+                              INSTALL_DESTINATION ${BPEFORGE_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/bpeforgeConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/bpeforgeConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/bpeforgeConfigVersion.cmake
+        DESTINATION ${BPEFORGE_CMAKE_DIR})

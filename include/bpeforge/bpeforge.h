@@ -1,0 +1,249 @@
+// bpeforge: fast, exact byte-level BPE. Train GPT-2-style tokenizers on large corpora, save
+// and load them, and encode text with ids equal to tiktoken's.
+//
+// Example:
+//
+//   #include "bpeforge/bpeforge.h"
+//
+//   bpeforge::TrainOptions options;
+//   options.vocab_size = 10000;
+//   options.special_tokens = {"<|endoftext|>"};
+//   absl::StatusOr<bpeforge::TrainResult> trained = bpeforge::Train({"corpus.txt"}, options);
+//   if (!trained.ok()) return trained.status();
+//   if (absl::Status s = bpeforge::SaveTokenizer(trained->model, "out/tok"); !s.ok()) return s;
+//
+//   absl::StatusOr<bpeforge::Tokenizer> tok = bpeforge::Tokenizer::Load("out/tok");
+//   if (!tok.ok()) return tok.status();
+//   std::vector<bpeforge::TokenId> ids = tok->Encode("Once upon a time<|endoftext|>");
+//   absl::StatusOr<std::string> text = tok->Decode(ids);  // "Once upon a time<|endoftext|>"
+//
+// Errors come back as absl::Status: kNotFound for a missing file (the message names it),
+// kInvalidArgument for bad arguments and malformed files (file and line or byte offset),
+// kCancelled when a `cancel` flag stopped the work. Results never depend on the number of
+// threads or the chunk size.
+#ifndef BPEFORGE_BPEFORGE_H_
+#define BPEFORGE_BPEFORGE_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "bpeforge/types.h"
+
+#define BPEFORGE_API __attribute__((visibility("default")))
+
+namespace bpeforge {
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+BPEFORGE_API absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // gpt2|cl100k|o200k
+BPEFORGE_API absl::string_view PatternName(Pattern pattern);
+BPEFORGE_API absl::string_view PatternRegex(Pattern pattern);  // as Python's `regex` reads it
+BPEFORGE_API absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  // bytes-first|hf
+BPEFORGE_API absl::string_view IdLayoutName(IdLayout layout);
+BPEFORGE_API absl::StatusOr<IdType> ParseIdType(absl::string_view name);  // uint16|uint32
+BPEFORGE_API absl::string_view IdTypeName(IdType type);
+
+// ---------------------------------------------------------------------------------------------
+// Training (CS336 semantics): the text is split on the special tokens, which never merge; each
+// piece is pre-tokenized with `pattern`; then the most frequent adjacent pair is merged (ties:
+// the lexicographically greater pair of byte strings) until 256 + specials + merges reaches
+// `vocab_size` or no pair is left. Separate input files are separate documents.
+
+struct TrainOptions {
+  size_t vocab_size = 0;  // 256 bytes + distinct special tokens + merges
+  std::vector<std::string> special_tokens;
+  Pattern pattern = Pattern::kGpt2;
+  IdLayout layout = IdLayout::kBytesFirst;
+  int threads = 0;               // 0: all hardware threads
+  size_t chunk_bytes = 4 << 20;  // the parallel work unit; results do not depend on it
+  // Human-readable progress lines ("pre-tokenizing: 41% of 2000.0 MB"), from any thread.
+  std::function<void(absl::string_view line)> progress;
+  // When set and it becomes true, the work stops within a fraction of a second and the call
+  // returns absl::CancelledError.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// What training learns: everything a tokenizer needs.
+struct BpeModel {
+  Vocab vocab;    // id -> bytes, in `layout`
+  Merges merges;  // creation order
+  std::vector<std::string> special_tokens;  // distinct, in given order
+  Pattern pattern = Pattern::kGpt2;
+  IdLayout layout = IdLayout::kBytesFirst;
+};
+
+struct TrainStats {
+  uint64_t bytes = 0;
+  uint64_t pretokens = 0;
+  uint64_t distinct_pretokens = 0;
+  uint64_t merges = 0;
+  double pretokenize_seconds = 0;
+  double merge_seconds = 0;
+  double total_seconds = 0;
+  int threads = 0;  // the threads actually used
+};
+
+struct TrainResult {
+  BpeModel model;
+  TrainStats stats;
+};
+
+// Pre-token bytes -> number of occurrences.
+using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
+
+// Trains on UTF-8 text files (memory-mapped, counted in parallel).
+BPEFORGE_API absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
+                                               const TrainOptions& options);
+// Counts the pre-tokens of the files as Train does, so that several vocabulary sizes can be
+// trained from one count (TrainFromCounts).
+BPEFORGE_API absl::StatusOr<PreTokenCounts> CountPreTokens(const std::vector<std::string>& inputs,
+                                                           const TrainOptions& options);
+// Trains from counts; `options.pattern` is only recorded in the model.
+BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
+                                                         const TrainOptions& options);
+
+// Writes DIR/vocab.json (GPT-2 byte-to-unicode form), DIR/merges.txt and DIR/bpeforge.json
+// (pattern, special tokens, id layout), creating DIR if needed. All or nothing: on failure no
+// file of the set is left behind, and earlier files are kept as they were.
+BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir);
+
+// ---------------------------------------------------------------------------------------------
+// Tokenizing, with tiktoken's semantics: special tokens are matched first (leftmost, then
+// longest); the text between them is cut by the pattern; inside a pre-token the adjacent pair
+// whose concatenation has the lowest merge rank is joined until none is a token.
+
+struct LoadOptions {
+  std::optional<Pattern> pattern;  // default: the directory's manifest, else gpt2
+  // Added to the tokenizer's own. Each takes its id from `special_ids_path`, else from an
+  // equal vocab entry, else the next free id.
+  std::vector<std::string> special_tokens;
+  // For rank files: JSON with ids for special tokens, tiktoken's {"special_tokens": {T: id}}
+  // or a plain {T: id}.
+  std::string special_ids_path;
+};
+
+struct EncodeFilesOptions {
+  int threads = 0;               // 0: all hardware threads
+  size_t chunk_bytes = 1 << 20;  // the parallel work unit; ids do not depend on it
+  IdType id_type = IdType::kUint32;  // for EncodeFile's output
+  // Called in order, from one thread at a time, after each chunk.
+  std::function<void(uint64_t done_bytes, uint64_t total_bytes)> progress;
+  const std::atomic<bool>* cancel = nullptr;  // as in TrainOptions
+};
+
+struct EncodeFilesStats {
+  uint64_t bytes = 0;
+  uint64_t tokens = 0;
+  int threads = 0;
+};
+
+// Immutable once made, so it may be used from many threads at once; copies share the tables.
+class BPEFORGE_API Tokenizer {
+ public:
+  // From a trained model.
+  static absl::StatusOr<Tokenizer> FromModel(const BpeModel& model);
+  // From a vocab (dense ids; every byte and every merge result present) and merges in rank
+  // order; the CS336 constructor. Special tokens not in the vocab get the next free ids.
+  static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
+                                          const std::vector<std::string>& special_tokens = {},
+                                          Pattern pattern = Pattern::kGpt2);
+  // `path` is a directory written by SaveTokenizer or `bpeforge train`, any directory with a
+  // GPT-2 vocab.json and merges.txt, or a tiktoken rank file ("<base64 token> <rank>" lines,
+  // id = rank).
+  static absl::StatusOr<Tokenizer> Load(const std::string& path, const LoadOptions& options = {});
+  // A GPT-2 vocab.json + merges.txt pair.
+  static absl::StatusOr<Tokenizer> LoadGpt2(const std::string& vocab_path,
+                                            const std::string& merges_path,
+                                            const LoadOptions& options = {});
+
+  // Writes the tokenizer as SaveTokenizer does. Fails for one loaded from a rank file, whose
+  // merges are not known.
+  absl::Status Save(const std::string& dir) const;
+  // The vocab, merges and settings, when known (not for rank files).
+  const BpeModel* model() const;
+
+  // `text` must be valid UTF-8 for the ids to decode back to it.
+  std::vector<TokenId> Encode(absl::string_view text) const;
+  // As Encode, but special tokens are ordinary text.
+  std::vector<TokenId> EncodeOrdinary(absl::string_view text) const;
+  // Encodes every text on its own, in parallel; threads = 0: all hardware threads.
+  std::vector<std::vector<TokenId>> EncodeBatch(absl::Span<const absl::string_view> texts,
+                                                int threads = 0) const;
+  // Encodes the files one after another into one flat little-endian array of
+  // options.id_type written to `output` (whole or not at all). No token spans two files.
+  absl::StatusOr<EncodeFilesStats> EncodeFile(const std::vector<std::string>& inputs,
+                                              const std::string& output,
+                                              const EncodeFilesOptions& options = {}) const;
+  // The same ids, handed to `sink` chunk by chunk in input order; its first error stops the
+  // work and is returned.
+  absl::StatusOr<EncodeFilesStats> EncodeFiles(
+      const std::vector<std::string>& inputs, const EncodeFilesOptions& options,
+      absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink) const;
+
+  // The concatenated bytes of the ids; fails on an id that no token has.
+  absl::StatusOr<std::string> DecodeBytes(absl::Span<const TokenId> ids) const;
+  // DecodeBytes with ill-formed UTF-8 replaced by U+FFFD (Python's errors="replace").
+  absl::StatusOr<std::string> Decode(absl::Span<const TokenId> ids) const;
+  // Decodes an id file written by EncodeFile, checking every id before the first byte goes
+  // to `sink`.
+  absl::Status DecodeFile(const std::string& ids_path, IdType id_type,
+                          absl::FunctionRef<absl::Status(absl::string_view)> sink) const;
+  // As above, into `output` (whole or not at all).
+  absl::Status DecodeFile(const std::string& ids_path, IdType id_type,
+                          const std::string& output) const;
+
+  // The bytes of one id, or nullopt if no token has it.
+  std::optional<absl::string_view> TokenBytes(TokenId id) const;
+  // One more than the largest id (special tokens included).
+  size_t id_limit() const;
+  Pattern pattern() const;
+  const std::vector<std::string>& special_tokens() const;
+  // The id of a special token, or nullopt.
+  std::optional<TokenId> SpecialTokenId(absl::string_view token) const;
+
+  struct State;  // the implementation's
+
+ private:
+  explicit Tokenizer(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  std::shared_ptr<const State> state_;
+  friend class StreamEncoder;
+};
+
+// Encodes text that arrives in pieces (lines, network reads; a piece may end anywhere, even
+// inside a character) with exactly the ids of encoding the whole. It holds only a bounded tail
+// and starts no threads, so memory stays flat however long the stream (tiktoken's and CS336's
+// encode_iterable).
+class BPEFORGE_API StreamEncoder {
+ public:
+  // `cache_entries` bounds the cache of recently seen pre-tokens (0: none).
+  explicit StreamEncoder(const Tokenizer& tokenizer, size_t cache_entries = 1 << 12);
+  StreamEncoder(StreamEncoder&&) noexcept;
+  StreamEncoder& operator=(StreamEncoder&&) noexcept;
+  ~StreamEncoder();
+
+  // Appends to *out the ids that are final once `piece` is added.
+  void Push(absl::string_view piece, std::vector<TokenId>* out);
+  // Appends the remaining ids; the encoder is then empty and may be used again.
+  void Finish(std::vector<TokenId>* out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_BPEFORGE_H_

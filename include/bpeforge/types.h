@@ -1,0 +1,43 @@
+// The plain value types of bpeforge's public API, shared with its internals.
+//
+// Example:
+//
+//   bpeforge::Merges merges = {{"h", "e"}, {"he", "llo"}};  // creation order = rank
+//   bpeforge::Vocab vocab;                                  // id -> token bytes
+//
+#ifndef BPEFORGE_TYPES_H_
+#define BPEFORGE_TYPES_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bpeforge {
+
+using TokenId = uint32_t;
+
+// One learned merge: the byte strings of the left and right token.
+using Merge = std::pair<std::string, std::string>;
+using Merges = std::vector<Merge>;
+
+// id -> token bytes. Ids are dense, 0..size()-1.
+using Vocab = std::vector<std::string>;
+
+// How ids are assigned to the 256 bytes, the special tokens and the merges.
+enum class IdLayout {
+  kBytesFirst,  // byte b -> id b, then special tokens in the given order, then merges.
+  kHf,          // special tokens, the 256 bytes in GPT-2 byte-to-unicode order, then merges
+                // (the layout of Hugging Face's byte-level trainer and of the CS336 reference).
+};
+
+// The pre-tokenizer pattern, with the semantics of Python's `regex` module: GPT-2's, and
+// tiktoken's cl100k_base (GPT-4) and o200k_base (GPT-4o).
+enum class Pattern { kGpt2, kCl100k, kO200k };
+
+// How `encode` stores ids on disk: flat little-endian integers of this width.
+enum class IdType { kUint16, kUint32 };
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_TYPES_H_

@@ -1,0 +1,422 @@
+// bpeforge._bpeforge: the Python extension, a thin layer over the public C++ API
+// (bpeforge/bpeforge.h). The package bpeforge (python/bpeforge/__init__.py) wraps it in the
+// CS336 interface; argument checking that reads better in Python lives there.
+//
+// Long calls (training, encoding files and batches) run with the GIL released. Training and
+// file encoding run on a worker thread while the calling thread polls for signals, so Ctrl-C
+// stops them (through the API's cancel flag) and raises KeyboardInterrupt.
+#include <Python.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bpeforge/bpeforge.h"
+
+namespace py = pybind11;
+
+namespace bpeforge::python {
+namespace {
+
+// absl::Status -> the Python exception a user would expect.
+[[noreturn]] void Throw(const absl::Status& status) {
+  const std::string message(status.message());
+  PyObject* type = PyExc_RuntimeError;
+  switch (status.code()) {
+    case absl::StatusCode::kNotFound:
+      type = PyExc_FileNotFoundError;
+      break;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      type = PyExc_ValueError;
+      break;
+    case absl::StatusCode::kPermissionDenied:
+      type = PyExc_PermissionError;
+      break;
+    case absl::StatusCode::kCancelled:
+      type = PyExc_KeyboardInterrupt;
+      break;
+    case absl::StatusCode::kResourceExhausted:
+      type = PyExc_MemoryError;
+      break;
+    case absl::StatusCode::kInternal:
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kDataLoss:
+      type = PyExc_OSError;
+      break;
+    default:
+      break;
+  }
+  PyErr_SetString(type, message.c_str());
+  throw py::error_already_set();
+}
+
+template <typename T>
+T Unwrap(absl::StatusOr<T> value) {
+  if (!value.ok()) Throw(value.status());
+  return *std::move(value);
+}
+
+void Check(const absl::Status& status) {
+  if (!status.ok()) Throw(status);
+}
+
+// Runs work(&cancel) on a worker thread with the GIL released. Every 50 ms the calling thread
+// takes the GIL to run Python's signal handlers; when one raises (Ctrl-C: KeyboardInterrupt),
+// the cancel flag stops the work, and the exception propagates once the worker has finished.
+template <typename R>
+R RunInterruptibly(const std::function<R(const std::atomic<bool>*)>& work) {
+  std::atomic<bool> cancel{false};
+  std::optional<R> result;
+  std::exception_ptr error;
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread worker([&] {
+      try {
+        result.emplace(work(&cancel));
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+      cv.notify_one();
+    });
+    for (;;) {
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) break;
+      lock.unlock();
+      if (!interrupted) {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) {  // the handler's exception stays set
+          interrupted = true;
+          cancel = true;
+        }
+      }
+    }
+    worker.join();
+  }
+  if (interrupted) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
+  return *std::move(result);
+}
+
+// Progress lines on stderr, at most five a second, rewritten in place.
+class StderrProgress {
+ public:
+  void Update(absl::string_view line) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    std::fprintf(stderr, "\r\033[K%.*s", static_cast<int>(line.size()), line.data());
+    std::fflush(stderr);
+    dirty_ = true;
+  }
+  ~StderrProgress() {
+    if (dirty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point last_{};
+  bool dirty_ = false;
+};
+
+// A str as UTF-8 without a copy; valid while the str lives. Surrogates raise
+// UnicodeEncodeError, as str.encode() does.
+absl::string_view Utf8(const py::handle& text) {
+  if (!PyUnicode_Check(text.ptr())) throw py::type_error("expected str");
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (data == nullptr) throw py::error_already_set();
+  return absl::string_view(data, static_cast<size_t>(size));
+}
+
+std::string BytesOf(const py::handle& value, const char* what) {
+  if (!PyBytes_Check(value.ptr())) {
+    throw py::type_error(std::string(what) + " must be bytes, not " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))));
+  }
+  return std::string(py::reinterpret_borrow<py::bytes>(value));
+}
+
+// Ids from a list, tuple or numpy array of integers; a value that is no token id is
+// ValueError (the id may still be missing from the vocabulary: that is checked later).
+std::vector<TokenId> IdsOf(const py::handle& ids) {
+  std::vector<TokenId> out;
+  if (py::isinstance<py::array>(ids)) {
+    auto array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
+    if (!array) throw py::error_already_set();
+    out.reserve(static_cast<size_t>(array.size()));
+    const int64_t* data = array.data();
+    for (py::ssize_t i = 0; i < array.size(); ++i) {
+      if (data[i] < 0 || data[i] > UINT32_MAX) {
+        throw py::value_error("token id " + std::to_string(data[i]) + " is out of range");
+      }
+      out.push_back(static_cast<TokenId>(data[i]));
+    }
+    return out;
+  }
+  for (const py::handle& item : py::iter(ids)) {
+    if (!PyLong_Check(item.ptr())) {
+      throw py::type_error("token ids must be int, not " +
+                           std::string(py::str(py::type::of(item).attr("__name__"))));
+    }
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
+    if (overflow != 0 || v < 0 || v > UINT32_MAX) {
+      throw py::value_error("token id " + std::string(py::str(item)) + " is out of range");
+    }
+    out.push_back(static_cast<TokenId>(v));
+  }
+  return out;
+}
+
+py::list IdList(const std::vector<TokenId>& ids) {
+  py::list out(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    PyObject* v = PyLong_FromUnsignedLong(ids[i]);
+    if (v == nullptr) throw py::error_already_set();
+    PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), v);
+  }
+  return out;
+}
+
+py::dict VocabDict(const Vocab& vocab) {
+  py::dict out;
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (!vocab[id].empty()) out[py::int_(id)] = py::bytes(vocab[id]);
+  }
+  return out;
+}
+
+py::list MergeList(const Merges& merges) {
+  py::list out;
+  for (const Merge& m : merges) out.append(py::make_tuple(py::bytes(m.first), py::bytes(m.second)));
+  return out;
+}
+
+Pattern PatternOf(const std::string& name) { return Unwrap(ParsePattern(name)); }
+
+py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
+                   const std::vector<std::string>& special_tokens, int threads,
+                   const std::string& pattern, const std::string& layout, bool progress) {
+  TrainOptions options;
+  options.vocab_size = vocab_size;
+  options.special_tokens = special_tokens;
+  options.threads = threads;
+  options.pattern = PatternOf(pattern);
+  options.layout = Unwrap(ParseIdLayout(layout));
+  absl::StatusOr<TrainResult> result = RunInterruptibly<absl::StatusOr<TrainResult>>(
+      [&](const std::atomic<bool>* cancel) -> absl::StatusOr<TrainResult> {
+        StderrProgress printer;
+        TrainOptions o = options;
+        o.cancel = cancel;
+        if (progress) o.progress = [&](absl::string_view line) { printer.Update(line); };
+        return Train(inputs, o);
+      });
+  const TrainResult trained = Unwrap(std::move(result));
+  return py::make_tuple(VocabDict(trained.model.vocab), MergeList(trained.model.merges));
+}
+
+Tokenizer CreateTokenizer(const py::dict& vocab, const py::iterable& merges,
+                          const std::vector<std::string>& special_tokens,
+                          const std::string& pattern) {
+  Vocab dense(vocab.size());
+  std::vector<bool> seen(vocab.size());
+  for (const auto& [key, value] : vocab) {
+    if (!PyLong_Check(key.ptr())) throw py::type_error("vocab ids must be int");
+    const long long id = PyLong_AsLongLong(key.ptr());
+    if (id < 0 || static_cast<size_t>(id) >= dense.size()) {
+      throw py::value_error("vocab ids must be 0 .. len(vocab) - 1; id " + std::to_string(id) +
+                            " is not");
+    }
+    dense[id] = BytesOf(value, "vocab values");
+    seen[id] = true;
+  }
+  Merges merge_list;
+  for (const py::handle& m : merges) {
+    py::tuple pair = py::reinterpret_borrow<py::object>(m).cast<py::tuple>();
+    if (pair.size() != 2) throw py::value_error("a merge must be a pair of bytes");
+    merge_list.emplace_back(BytesOf(pair[0], "merges"), BytesOf(pair[1], "merges"));
+  }
+  return Unwrap(Tokenizer::Create(dense, merge_list, special_tokens, PatternOf(pattern)));
+}
+
+template <typename T>
+py::array ToNumpy(const std::vector<TokenId>& ids) {
+  py::array_t<T> out(static_cast<py::ssize_t>(ids.size()));
+  T* data = out.mutable_data();
+  for (size_t i = 0; i < ids.size(); ++i) data[i] = static_cast<T>(ids[i]);
+  return out;
+}
+
+}  // namespace
+}  // namespace bpeforge::python
+
+using namespace bpeforge;            // NOLINT: the module body names the API's types
+using namespace bpeforge::python;    // NOLINT
+
+PYBIND11_MODULE(_bpeforge, m) {
+  m.doc() = "bpeforge's C++ core; use the bpeforge package, not this module.";
+
+  m.def("train", &TrainBpe, py::arg("inputs"), py::arg("vocab_size"), py::arg("special_tokens"),
+        py::arg("threads"), py::arg("pattern"), py::arg("layout"), py::arg("progress"));
+  m.def("pattern_regex",
+        [](const std::string& name) { return std::string(PatternRegex(PatternOf(name))); });
+
+  py::class_<Tokenizer>(m, "Tokenizer")
+      .def_static("create", &CreateTokenizer)
+      .def_static("load",
+                  [](const std::string& path, const std::vector<std::string>& specials,
+                     const std::optional<std::string>& pattern, const std::string& special_ids) {
+                    LoadOptions options;
+                    options.special_tokens = specials;
+                    options.special_ids_path = special_ids;
+                    if (pattern) options.pattern = PatternOf(*pattern);
+                    return Unwrap(Tokenizer::Load(path, options));
+                  })
+      .def_static("load_gpt2",
+                  [](const std::string& vocab, const std::string& merges,
+                     const std::vector<std::string>& specials,
+                     const std::optional<std::string>& pattern) {
+                    LoadOptions options;
+                    options.special_tokens = specials;
+                    if (pattern) options.pattern = PatternOf(*pattern);
+                    return Unwrap(Tokenizer::LoadGpt2(vocab, merges, options));
+                  })
+      .def("save", [](const Tokenizer& t, const std::string& dir) { Check(t.Save(dir)); })
+      .def("encode",
+           [](const Tokenizer& t, const py::str& text) {
+             const absl::string_view utf8 = Utf8(text);
+             std::vector<TokenId> ids;
+             if (utf8.size() < (1 << 16)) {
+               ids = t.Encode(utf8);
+             } else {
+               py::gil_scoped_release release;
+               ids = t.Encode(utf8);
+             }
+             return IdList(ids);
+           })
+      .def("encode_ordinary",
+           [](const Tokenizer& t, const py::str& text) {
+             const absl::string_view utf8 = Utf8(text);
+             std::vector<TokenId> ids;
+             {
+               py::gil_scoped_release release;
+               ids = t.EncodeOrdinary(utf8);
+             }
+             return IdList(ids);
+           })
+      .def("encode_batch",
+           [](const Tokenizer& t, const py::sequence& texts, int threads) {
+             std::vector<absl::string_view> views;
+             views.reserve(texts.size());
+             for (const py::handle& text : texts) views.push_back(Utf8(text));  // texts own them
+             std::vector<std::vector<TokenId>> ids;
+             {
+               py::gil_scoped_release release;
+               ids = t.EncodeBatch(views, threads);
+             }
+             py::list out(ids.size());
+             for (size_t i = 0; i < ids.size(); ++i) {
+               out[i] = IdList(ids[i]);
+               std::vector<TokenId>().swap(ids[i]);
+             }
+             return out;
+           })
+      .def("encode_to_numpy",
+           [](const Tokenizer& t, const py::str& text, const std::string& dtype) {
+             const IdType type = Unwrap(ParseIdType(dtype));
+             if (type == IdType::kUint16 && t.id_limit() > 65536) {
+               throw py::value_error("the vocabulary has ids that do not fit in uint16");
+             }
+             const absl::string_view utf8 = Utf8(text);
+             std::vector<TokenId> ids;
+             {
+               py::gil_scoped_release release;
+               ids = t.Encode(utf8);
+             }
+             return type == IdType::kUint16 ? ToNumpy<uint16_t>(ids) : ToNumpy<uint32_t>(ids);
+           })
+      .def("encode_file",
+           [](const Tokenizer& t, const std::vector<std::string>& inputs, const std::string& output,
+              const std::string& dtype, int threads) {
+             EncodeFilesOptions options;
+             options.threads = threads;
+             options.id_type = Unwrap(ParseIdType(dtype));
+             auto stats = RunInterruptibly<absl::StatusOr<EncodeFilesStats>>(
+                 [&](const std::atomic<bool>* cancel) {
+                   EncodeFilesOptions o = options;
+                   o.cancel = cancel;
+                   return t.EncodeFile(inputs, output, o);
+                 });
+             return Unwrap(std::move(stats)).tokens;
+           })
+      .def("decode_bytes",
+           [](const Tokenizer& t, const py::handle& ids) {
+             return py::bytes(Unwrap(t.DecodeBytes(IdsOf(ids))));
+           })
+      .def("decode",
+           [](const Tokenizer& t, const py::handle& ids) {
+             const std::string text = Unwrap(t.Decode(IdsOf(ids)));  // valid UTF-8
+             return py::str(text.data(), text.size());
+           })
+      .def("token_bytes",
+           [](const Tokenizer& t, TokenId id) -> std::optional<py::bytes> {
+             auto bytes = t.TokenBytes(id);
+             if (!bytes) return std::nullopt;
+             return py::bytes(bytes->data(), bytes->size());
+           })
+      .def("special_token_id", [](const Tokenizer& t,
+                                  const std::string& token) { return t.SpecialTokenId(token); })
+      .def_property_readonly("id_limit", &Tokenizer::id_limit)
+      .def_property_readonly("pattern",
+                             [](const Tokenizer& t) { return std::string(PatternName(t.pattern())); })
+      .def_property_readonly("special_tokens", &Tokenizer::special_tokens)
+      .def("vocab",
+           [](const Tokenizer& t) {
+             py::dict out;
+             for (size_t id = 0; id < t.id_limit(); ++id) {
+               if (auto b = t.TokenBytes(static_cast<TokenId>(id))) {
+                 out[py::int_(id)] = py::bytes(b->data(), b->size());
+               }
+             }
+             return out;
+           })
+      .def("merges", [](const Tokenizer& t) -> std::optional<py::list> {
+        if (t.model() == nullptr) return std::nullopt;
+        return MergeList(t.model()->merges);
+      });
+
+  py::class_<StreamEncoder>(m, "StreamEncoder")
+      // No cache: encode_iterable must not allocate as it goes (CS336 runs it under a cap on
+      // the address space).
+      .def(py::init([](const Tokenizer& t) { return StreamEncoder(t, 0); }))
+      .def("push",
+           [](StreamEncoder& e, const py::str& piece) {
+             std::vector<TokenId> ids;
+             e.Push(Utf8(piece), &ids);
+             return IdList(ids);
+           })
+      .def("finish", [](StreamEncoder& e) {
+        std::vector<TokenId> ids;
+        e.Finish(&ids);
+        return IdList(ids);
+      });
+}

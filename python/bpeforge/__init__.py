@@ -1,0 +1,310 @@
+"""bpeforge: fast, exact byte-level BPE training and tokenization.
+
+A drop-in for the CS336 assignment 1 ``train_bpe`` and ``Tokenizer``, with the speed of the
+C++ trainer and tokenizer underneath::
+
+    import bpeforge
+
+    vocab, merges = bpeforge.train_bpe("corpus.txt", 10_000, ["<|endoftext|>"])
+    tok = bpeforge.Tokenizer(vocab, merges, ["<|endoftext|>"])
+    ids = tok.encode("Once upon a time<|endoftext|>")
+    assert tok.decode(ids) == "Once upon a time<|endoftext|>"
+    tok.save("out/tok")                 # vocab.json, merges.txt, bpeforge.json
+    tok = bpeforge.load("out/tok")      # also a GPT-2 vocab.json/merges.txt folder or a
+                                        # tiktoken rank file
+
+Errors: a missing file is FileNotFoundError naming it, bad arguments and malformed tokenizer
+files are ValueError (naming the file and line), Ctrl-C during training or file encoding is
+KeyboardInterrupt, and nothing is left half-written.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, Union
+
+from . import _bpeforge
+
+if TYPE_CHECKING:
+    import numpy
+
+__all__ = ["Tokenizer", "load", "train_bpe"]
+__version__ = "0.1.0"
+
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+def _path(path: StrPath, what: str = "file") -> str:
+    path = os.fspath(path)
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not isinstance(path, str):
+        raise TypeError(f"{what} must be a str or os.PathLike, not {type(path).__name__}")
+    return path
+
+
+def _input_paths(input_path: StrPath | Iterable[StrPath]) -> list[str]:
+    if isinstance(input_path, (str, bytes, os.PathLike)):
+        items = [input_path]
+    else:
+        items = list(input_path)
+    if not items:
+        raise ValueError("no input file given")
+    paths = []
+    for item in items:
+        path = _path(item, "input_path")
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        paths.append(path)
+    return paths
+
+
+def _special_tokens(special_tokens: Iterable[str] | None) -> list[str]:
+    if special_tokens is None:
+        return []
+    if isinstance(special_tokens, (str, bytes)):
+        raise TypeError("special_tokens must be a list of str, not a single string")
+    tokens = list(special_tokens)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"special tokens must be str, not {type(token).__name__}")
+        if not token:
+            raise ValueError("a special token must not be empty")
+    return tokens
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    return threads
+
+
+def _choice(value: str, name: str, allowed: Sequence[str]) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+_PATTERNS = ("gpt2", "cl100k", "o200k")
+
+
+def train_bpe(
+    input_path: StrPath | Iterable[StrPath],
+    vocab_size: int,
+    special_tokens: Iterable[str] | None = None,
+    *,
+    threads: int | None = None,
+    pattern: str = "gpt2",
+    layout: str = "hf",
+    progress: bool = False,
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """Train a byte-level BPE tokenizer on UTF-8 text files (CS336 ``run_train_bpe``).
+
+    The text is split on the special tokens (they never merge), each piece is pre-tokenized
+    with ``pattern`` (``"gpt2"``, ``"cl100k"`` or ``"o200k"``), and the most frequent adjacent
+    pair is merged (ties: the lexicographically greater pair of byte strings) until
+    256 + len(special_tokens) + merges reaches ``vocab_size`` or no pair is left. Several
+    input files are separate documents. The result does not depend on ``threads``.
+
+    Returns ``(vocab, merges)``: ``vocab`` maps id -> token bytes, ``merges`` lists the merged
+    byte pairs in creation order. With ``layout="hf"`` (the default, CS336's reference layout)
+    the ids are the special tokens, then the 256 bytes in GPT-2's byte-to-unicode order, then
+    the merges; with ``"bytes-first"`` byte b is id b, then the special tokens, then merges.
+
+    ``threads=None`` uses every core. ``progress=True`` prints progress lines on stderr.
+    The GIL is released while it runs; Ctrl-C stops it with KeyboardInterrupt within a
+    fraction of a second. Raises FileNotFoundError for a missing input, ValueError for
+    invalid UTF-8 (naming the file and byte offset) or a vocab_size below 256 + specials.
+    """
+    paths = _input_paths(input_path)
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
+    if vocab_size < 1:
+        raise ValueError(f"vocab_size must be positive, not {vocab_size}")
+    return _bpeforge.train(
+        paths,
+        vocab_size,
+        _special_tokens(special_tokens),
+        _threads(threads),
+        _choice(pattern, "pattern", _PATTERNS),
+        _choice(layout, "layout", ("hf", "bytes-first")),
+        bool(progress),
+    )
+
+
+class Tokenizer:
+    """A byte-level BPE tokenizer with tiktoken's semantics (and ids equal to tiktoken's).
+
+    Special tokens are matched first (leftmost, then longest), the text between them is cut
+    by the pre-tokenizer pattern, and inside each pre-token the pair with the lowest merge
+    rank is joined until none is left. Thread-safe: one tokenizer may serve many threads.
+    """
+
+    def __init__(
+        self,
+        vocab: dict[int, bytes],
+        merges: Sequence[tuple[bytes, bytes]],
+        special_tokens: Iterable[str] | None = None,
+        *,
+        pattern: str = "gpt2",
+    ) -> None:
+        """The CS336 constructor: ``vocab`` maps ids 0..n-1 to token bytes (every single byte
+        and every merge result must be in it), ``merges`` are byte pairs in rank order.
+        Special tokens missing from the vocab get the next free ids."""
+        if not isinstance(vocab, dict):
+            vocab = dict(vocab)
+        self._impl = _bpeforge.Tokenizer.create(
+            vocab, list(merges), _special_tokens(special_tokens), _choice(pattern, "pattern", _PATTERNS)
+        )
+
+    @classmethod
+    def _wrap(cls, impl: _bpeforge.Tokenizer) -> Tokenizer:
+        tokenizer = cls.__new__(cls)
+        tokenizer._impl = impl
+        return tokenizer
+
+    @classmethod
+    def from_files(
+        cls,
+        vocab_filepath: StrPath,
+        merges_filepath: StrPath,
+        special_tokens: Iterable[str] | None = None,
+        *,
+        pattern: str = "gpt2",
+    ) -> Tokenizer:
+        """Reads a GPT-2 ``vocab.json`` (token string in byte-to-unicode form -> id) and
+        ``merges.txt`` (one merge per line; a ``#version`` header is skipped)."""
+        vocab_path, merges_path = _path(vocab_filepath), _path(merges_filepath)
+        for path in (vocab_path, merges_path):
+            if not os.path.exists(path):
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+        return cls._wrap(
+            _bpeforge.Tokenizer.load_gpt2(
+                vocab_path, merges_path, _special_tokens(special_tokens),
+                _choice(pattern, "pattern", _PATTERNS),
+            )
+        )
+
+    def save(self, directory: StrPath) -> None:
+        """Writes ``vocab.json``, ``merges.txt`` and ``bpeforge.json`` into ``directory``
+        (created if needed), all or nothing; ``bpeforge.load`` and ``bpeforge encode
+        --tokenizer`` read it back."""
+        self._impl.save(_path(directory, "directory"))
+
+    def encode(self, text: str) -> list[int]:
+        """The token ids of ``text``."""
+        return self._impl.encode(text)
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """The token ids of ``text``, with special tokens treated as ordinary text."""
+        return self._impl.encode_ordinary(text)
+
+    def encode_iterable(self, iterable: Iterable[str]) -> Iterator[int]:
+        """Lazily yields the ids of the concatenation of the strings of ``iterable`` (for
+        example the lines of an open file): exactly ``encode("".join(iterable))``, in constant
+        memory. It starts no threads and allocates little per string."""
+        encoder = _bpeforge.StreamEncoder(self._impl)
+        for piece in iterable:
+            yield from encoder.push(piece)
+        yield from encoder.finish()
+
+    def encode_batch(self, texts: Sequence[str], threads: int | None = None) -> list[list[int]]:
+        """The ids of each text, encoded in parallel without the GIL."""
+        return self._impl.encode_batch(list(texts), _threads(threads))
+
+    def encode_file(
+        self,
+        input_path: StrPath | Iterable[StrPath],
+        output_path: StrPath,
+        dtype: str = "uint16",
+        *,
+        threads: int | None = None,
+    ) -> int:
+        """Encodes UTF-8 files (in parallel, in order; each file on its own) into one flat
+        little-endian array of ``dtype`` (``"uint16"`` or ``"uint32"``) at ``output_path``,
+        the same bytes as ``bpeforge encode``, written whole or not at all. Returns the number
+        of ids; ``numpy.memmap(output_path, dtype=dtype)`` reads them."""
+        return self._impl.encode_file(
+            _input_paths(input_path), _path(output_path, "output_path"),
+            _choice(dtype, "dtype", ("uint16", "uint32")), _threads(threads),
+        )
+
+    def encode_to_numpy(self, text: str, dtype: str | None = None) -> numpy.ndarray:
+        """The ids of ``text`` as a numpy array: uint16 when every id fits, else uint32
+        (or the ``dtype`` given)."""
+        if dtype is None:
+            dtype = "uint16" if self._impl.id_limit <= 65536 else "uint32"
+        return self._impl.encode_to_numpy(text, _choice(dtype, "dtype", ("uint16", "uint32")))
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """The text of ``ids``; bytes that are not valid UTF-8 become U+FFFD. An id that no
+        token has is ValueError."""
+        return self._impl.decode(ids)
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The concatenated bytes of ``ids``."""
+        return self._impl.decode_bytes(ids)
+
+    def token_bytes(self, token_id: int) -> bytes | None:
+        """The bytes of one id, or None."""
+        return self._impl.token_bytes(token_id)
+
+    @property
+    def vocab(self) -> dict[int, bytes]:
+        """id -> token bytes, special tokens included."""
+        return self._impl.vocab()
+
+    @property
+    def merges(self) -> list[tuple[bytes, bytes]] | None:
+        """The merges in rank order (None for a tokenizer loaded from a tiktoken rank file)."""
+        return self._impl.merges()
+
+    @property
+    def special_tokens(self) -> list[str]:
+        return self._impl.special_tokens
+
+    @property
+    def pattern(self) -> str:
+        return self._impl.pattern
+
+    @property
+    def vocab_size(self) -> int:
+        """One more than the largest id."""
+        return self._impl.id_limit
+
+    def __repr__(self) -> str:
+        return (
+            f"bpeforge.Tokenizer(vocab_size={self.vocab_size}, pattern={self.pattern!r}, "
+            f"special_tokens={self.special_tokens!r})"
+        )
+
+
+def load(
+    path: StrPath,
+    *,
+    special_tokens: Iterable[str] | None = None,
+    pattern: str | None = None,
+    special_ids: StrPath | None = None,
+) -> Tokenizer:
+    """Loads a tokenizer: a directory written by ``Tokenizer.save`` or ``bpeforge train``,
+    any directory holding a GPT-2 ``vocab.json`` and ``merges.txt``, or a tiktoken rank file
+    (``<base64 token> <rank>`` lines; id = rank). ``special_tokens`` are added (their ids come
+    from ``special_ids``, a JSON file ``{"special_tokens": {token: id}}``, when given)."""
+    path = _path(path, "path")
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    if pattern is not None:
+        _choice(pattern, "pattern", _PATTERNS)
+    ids_path = "" if special_ids is None else _path(special_ids, "special_ids")
+    return Tokenizer._wrap(
+        _bpeforge.Tokenizer.load(path, _special_tokens(special_tokens), pattern, ids_path)
+    )
