@@ -1,0 +1,208 @@
+// The public C++ API (include/bpeforge/bpeforge.h), as a library user calls it: training
+// against the slow reference, counts reused for another vocab size, save and load, encoding
+// in memory, in batches, streamed and from files, cancellation, and errors.
+#include "bpeforge/bpeforge.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/reference_trainer.h"
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+using internal::testing::TempDir;
+
+const std::vector<std::string> kSpecials = {"<|endoftext|>"};
+
+// Writes seeded random documents and returns their paths.
+std::vector<std::string> WriteDocs(const TempDir& dir, std::vector<std::string>* docs, int n = 3) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < n; ++i) {
+    internal::testing::TextGenOptions gen;
+    gen.special_tokens = kSpecials;
+    docs->push_back(internal::testing::RandomText(100 + i, gen));
+    paths.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
+    internal::testing::WriteFile(paths.back(), docs->back());
+  }
+  return paths;
+}
+
+TrainOptions Options(size_t vocab_size, int threads = 2) {
+  TrainOptions options;
+  options.vocab_size = vocab_size;
+  options.special_tokens = kSpecials;
+  options.threads = threads;
+  return options;
+}
+
+TEST(ApiTest, TrainMatchesReferenceAndCountsTrainTheSame) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  for (size_t vocab_size : {300, 420}) {
+    absl::StatusOr<TrainResult> trained = Train(paths, Options(vocab_size));
+    ASSERT_TRUE(trained.ok()) << trained.status();
+    EXPECT_EQ(trained->model.merges,
+              internal::testing::ReferenceTrain(docs, vocab_size, kSpecials));
+    EXPECT_EQ(trained->model.vocab.size(), trained->model.merges.size() + 257);
+
+    absl::StatusOr<PreTokenCounts> counts = CountPreTokens(paths, Options(vocab_size));
+    ASSERT_TRUE(counts.ok()) << counts.status();
+    absl::StatusOr<TrainResult> from_counts = TrainFromCounts(*counts, Options(vocab_size, 1));
+    ASSERT_TRUE(from_counts.ok()) << from_counts.status();
+    EXPECT_EQ(from_counts->model.merges, trained->model.merges);
+    EXPECT_EQ(from_counts->model.vocab, trained->model.vocab);
+  }
+}
+
+TEST(ApiTest, SaveLoadEncodeDecodeRoundTrip) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
+    TrainOptions options = Options(400);
+    options.layout = layout;
+    absl::StatusOr<TrainResult> trained = Train(paths, options);
+    ASSERT_TRUE(trained.ok()) << trained.status();
+    const std::string out = dir.File(std::string(IdLayoutName(layout)));
+    ASSERT_TRUE(SaveTokenizer(trained->model, out).ok());
+
+    absl::StatusOr<Tokenizer> loaded = Tokenizer::Load(out);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    absl::StatusOr<Tokenizer> direct = Tokenizer::FromModel(trained->model);
+    ASSERT_TRUE(direct.ok()) << direct.status();
+    ASSERT_NE(loaded->model(), nullptr);
+    EXPECT_EQ(loaded->model()->vocab, trained->model.vocab);
+    EXPECT_EQ(loaded->model()->layout, layout);
+    for (const std::string& doc : docs) {
+      const std::vector<TokenId> ids = loaded->Encode(doc);
+      EXPECT_EQ(direct->Encode(doc), ids);
+      absl::StatusOr<std::string> text = loaded->Decode(ids);
+      ASSERT_TRUE(text.ok());
+      EXPECT_EQ(*text, doc);
+    }
+    // A special token is one id, and ordinary text when asked.
+    const std::optional<TokenId> eot = loaded->SpecialTokenId("<|endoftext|>");
+    ASSERT_TRUE(eot.has_value());
+    EXPECT_EQ(loaded->Encode("<|endoftext|>"), std::vector<TokenId>{*eot});
+    EXPECT_GT(loaded->EncodeOrdinary("<|endoftext|>").size(), 1u);
+  }
+}
+
+TEST(ApiTest, ATokenizerFromAnyVocabSavesAndLoadsWithItsIds) {
+  // Ids in an order that follows no layout: merges first, bytes reversed, special last.
+  Vocab vocab = {"ab", "abc"};
+  for (int b = 255; b >= 0; --b) vocab.push_back(std::string(1, static_cast<char>(b)));
+  const Merges merges = {{"a", "b"}, {"ab", "c"}};
+  absl::StatusOr<Tokenizer> t = Tokenizer::Create(vocab, merges, {"<s>"});
+  ASSERT_TRUE(t.ok()) << t.status();
+  const std::vector<TokenId> ids = t->Encode("abcab<s>");
+  EXPECT_EQ(ids, (std::vector<TokenId>{1, 0, 258}));
+  TempDir dir;
+  ASSERT_TRUE(t->Save(dir.path()).ok());
+  absl::StatusOr<Tokenizer> loaded = Tokenizer::Load(dir.path());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->Encode("abcab<s>"), ids);
+}
+
+TEST(ApiTest, BatchStreamAndFileEncodingEqualEncode) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  absl::StatusOr<TrainResult> trained = Train(paths, Options(450));
+  ASSERT_TRUE(trained.ok());
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(trained->model);
+  ASSERT_TRUE(t.ok());
+
+  std::vector<absl::string_view> views(docs.begin(), docs.end());
+  const std::vector<std::vector<TokenId>> batch = t->EncodeBatch(views, 2);
+  std::vector<TokenId> all;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    EXPECT_EQ(batch[i], t->Encode(docs[i]));
+    all.insert(all.end(), batch[i].begin(), batch[i].end());
+  }
+
+  StreamEncoder stream(*t, 0);
+  std::vector<TokenId> streamed;
+  for (size_t at = 0; at < docs[0].size(); at += 7) stream.Push(docs[0].substr(at, 7), &streamed);
+  stream.Finish(&streamed);
+  EXPECT_EQ(streamed, batch[0]);
+
+  EncodeFilesOptions options;
+  options.chunk_bytes = 64;
+  absl::StatusOr<EncodeFilesStats> stats = t->EncodeFile(paths, dir.File("ids.u16"), [&] {
+    EncodeFilesOptions o = options;
+    o.id_type = IdType::kUint16;
+    return o;
+  }());
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->tokens, all.size());
+  std::vector<TokenId> from_sink;
+  ASSERT_TRUE(t->EncodeFiles(paths, options, [&](absl::Span<const TokenId> ids) {
+                 from_sink.insert(from_sink.end(), ids.begin(), ids.end());
+                 return absl::OkStatus();
+               }).ok());
+  EXPECT_EQ(from_sink, all);
+
+  ASSERT_TRUE(t->DecodeFile(dir.File("ids.u16"), IdType::kUint16, dir.File("back.txt")).ok());
+  EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File("back.txt")), docs[0] + docs[1] + docs[2]);
+  // A file that cannot hold whole ids is refused before anything is written.
+  internal::testing::WriteFile(dir.File("odd.u16"), "abc");
+  EXPECT_EQ(t->DecodeFile(dir.File("odd.u16"), IdType::kUint16, dir.File("odd.txt")).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(std::ifstream(dir.File("odd.txt")).good());
+}
+
+TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  const std::atomic<bool> cancel{true};
+  TrainOptions options = Options(400);
+  options.cancel = &cancel;
+  EXPECT_EQ(Train(paths, options).status().code(), absl::StatusCode::kCancelled);
+  absl::StatusOr<PreTokenCounts> counts = CountPreTokens(paths, Options(400));
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(TrainFromCounts(*counts, options).status().code(), absl::StatusCode::kCancelled);
+
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
+  ASSERT_TRUE(t.ok());
+  EncodeFilesOptions encode;
+  encode.cancel = &cancel;
+  EXPECT_EQ(t->EncodeFile(paths, dir.File("ids"), encode).status().code(),
+            absl::StatusCode::kCancelled);
+  EXPECT_FALSE(std::ifstream(dir.File("ids")).good());
+}
+
+TEST(ApiTest, ErrorsSayWhatAndWhere) {
+  TempDir dir;
+  const std::string missing = dir.File("missing.txt");
+  absl::StatusOr<TrainResult> r = Train({missing}, Options(300));
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find(missing), absl::string_view::npos);
+  EXPECT_EQ(Tokenizer::Load(missing).status().code(), absl::StatusCode::kNotFound);
+
+  internal::testing::WriteFile(dir.File("bad.txt"), "ok\xff");
+  r = Train({dir.File("bad.txt")}, Options(300));
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("byte offset 2"), absl::string_view::npos);
+  EXPECT_EQ(Train({dir.File("bad.txt")}, Options(10)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+
+  internal::testing::WriteFile(dir.File("merges.txt"), "a b\nnot-a-merge\n");
+  internal::testing::WriteFile(dir.File("vocab.json"), "{}");
+  absl::Status s = Tokenizer::Load(dir.path()).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParsePattern("nope").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseIdType("int8").status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace bpeforge
