@@ -10,6 +10,9 @@ packages=(
   nlohmann-json3-dev                 # JSON: vocab.json, manifests, stats
   libcli11-dev                       # CLI11: the command line
   libgtest-dev libbenchmark-dev      # tests and micro-benchmarks
+  pybind11-dev python3-dev           # the Python module
+  python3-venv python3-pip python3-setuptools python3-wheel  # installing it offline
+  python3-numpy python3-pytest       # encode_to_numpy; the Python tests
   time                               # /usr/bin/time for the end-to-end benchmark
   xz-utils                           # unpacking oneTBB's source for the TSan build
 )

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the whole test suite: a Release build with -Werror, then the same tests
-# under ASan+UBSan and under TSan. `scripts/test.sh --quick` runs the Release build only.
+# Builds and runs the whole test suite: a Release build with -Werror (C++ tests, then the
+# Python tests against the module installed into .venv by pip), then the C++ tests under
+# ASan+UBSan and under TSan. `scripts/test.sh --quick` runs the Release build only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,15 +16,20 @@ run_suite() {  # build dir, extra cmake args...
   (cd "$dir" && ctest --output-on-failure -j "$(nproc)")
 }
 
-run_suite build -DCMAKE_BUILD_TYPE=Release
+run_suite build -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$(realpath /usr/bin/python3)"
+echo "=== python" >&2
+python=$(scripts/python-env.sh)
+(cd tests/python && "$python" -m pytest -q -p no:cacheprovider .)
 if [ "${1:-}" != "--quick" ]; then
-  # Sanitizer builds skip the benchmarks; the tests are what they check.
+  # Sanitizer builds skip the benchmarks and the Python module; the C++ tests are what they
+  # check.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_BENCH=OFF
+    -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF
   # TSan needs a oneTBB built with TSan too, or it cannot see the library's synchronization.
   tbb_dir=$(scripts/build-tsan-tbb.sh)
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
     run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF -DTBB_DIR="$tbb_dir"
+    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF \
+    -DTBB_DIR="$tbb_dir"
 fi
