@@ -18,4 +18,4 @@ if [ ! -s "$corpus" ]; then
 fi
 build/bin/bpeforge train "$corpus" --vocab-size 10000 --special-token '<|endoftext|>' \
   --out out/stories-10k "$@"
-"$python" -c 'import bpeforge; print("python      .venv/bin/python: import bpeforge (", bpeforge.__version__, ")")'
+"$python" -c 'import bpeforge; print(f"python      .venv/bin/python can import bpeforge {bpeforge.__version__}")'

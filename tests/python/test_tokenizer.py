@@ -1,0 +1,206 @@
+"""Tokenizer: round trips, special tokens, save/load, batch and numpy encoding, docstrings."""
+
+import random
+
+import numpy as np
+import pytest
+
+import bpeforge
+
+EOT = "<|endoftext|>"
+DOUBLE = EOT + EOT
+
+TEXTS = [
+    "",
+    "a",
+    " ",
+    "\n",
+    "é",
+    "🙃",
+    "Hello, how are you? 🙃👩‍👩‍👧‍👦🇫🇷",
+    "你好，世界！日本語のテキスト。한국어",
+    "e\u0301 a\u0300\u0316 n\u0303\u0323\u0304 ZA\u0307\u0327\u0361L",
+    "Ωμέγα Привет мир עברית العربية हिन्दी",
+    "  spaces\t\ttabs\r\n\r\nlines   \n",
+    "<|endoftext|> <|endoftext|><|endoftext|>x<|endoftext",
+    "\x00\x01\x7f\u200b\ufeff\U0010ffff",
+]
+
+
+def _corpus_text():
+    """Deterministic text for a tokenizer that needs no fixtures."""
+    rng = random.Random(0)
+    letters = "etaoinshrdlcumwfgypbvkjxqz"
+    weights = range(26, 0, -1)
+    words = ["".join(rng.choices(letters, weights, k=rng.randint(1, 8))) for _ in range(2000)]
+    lines = [" ".join(rng.choices(words, k=12)) + rng.choice(".!?,") for _ in range(3000)]
+    return "\n".join(lines[:1500]) + EOT + "\n".join(lines[1500:] + TEXTS)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    path = tmp_path_factory.mktemp("train") / "corpus.txt"
+    path.write_bytes(_corpus_text().encode("utf-8"))
+    return path
+
+
+@pytest.fixture(scope="module")
+def small(corpus):
+    vocab, merges = bpeforge.train_bpe(corpus, 1000, [EOT])
+    return bpeforge.Tokenizer(vocab, merges, [EOT])
+
+
+def _check_round_trip(tokenizer, text):
+    ids = tokenizer.encode(text)
+    assert tokenizer.decode(ids) == text
+    assert tokenizer.decode_bytes(ids) == text.encode("utf-8")
+    assert all(0 <= i < tokenizer.vocab_size for i in ids)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_round_trip(text, small):
+    _check_round_trip(small, text)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_round_trip_gpt2(text, gpt2_tokenizer):
+    _check_round_trip(gpt2_tokenizer, text)
+
+
+def test_trained_tokenizer_compresses(small, corpus):
+    text = corpus.read_bytes().decode("utf-8")
+    ids = small.encode(text)
+    assert len(ids) < 0.6 * len(text.encode("utf-8"))
+    assert small.decode(ids) == text
+    assert small.encode(EOT) == [0]  # layout "hf": special tokens first
+
+
+def test_empty_and_single_character(gpt2_tokenizer):
+    assert gpt2_tokenizer.encode("") == []
+    assert gpt2_tokenizer.decode([]) == ""
+    assert gpt2_tokenizer.encode("s") == [82]
+    assert gpt2_tokenizer.encode("🙃") == [8582, 247, 225]
+    assert gpt2_tokenizer.decode([8582]) == "\ufffd"  # a partial character
+
+
+def test_overlapping_special_tokens(gpt2_tokenizer, cs336):
+    from conftest import read_gpt2_merges, read_gpt2_vocab
+
+    vocab = read_gpt2_vocab(cs336 / "gpt2_vocab.json")
+    merges = read_gpt2_merges(cs336 / "gpt2_merges.txt")
+    for specials in ([EOT, DOUBLE], [DOUBLE, EOT]):
+        tokenizer = bpeforge.Tokenizer(vocab, merges, specials)
+        single, double = tokenizer.encode(EOT), tokenizer.encode(DOUBLE)
+        assert len(single) == 1 and len(double) == 1 and single != double
+        assert single == [50256] and double == [50257]  # the missing one gets id len(vocab)
+        text = "a" + DOUBLE + "b" + EOT
+        ids = tokenizer.encode(text)
+        assert ids == [64] + double + [65] + single
+        assert tokenizer.decode(ids) == text
+        assert [tokenizer.decode([i]) for i in ids] == ["a", DOUBLE, "b", EOT]
+        assert tokenizer.encode(EOT * 3) == double + single
+        assert tokenizer.encode_ordinary(DOUBLE) == gpt2_tokenizer.encode_ordinary(DOUBLE)
+        assert 50256 not in tokenizer.encode_ordinary(DOUBLE)
+
+
+def test_special_token_appended_when_missing(small):
+    vocab, merges = small.vocab, small.merges
+    assert len(vocab) == 1000
+    tokenizer = bpeforge.Tokenizer(vocab, merges, [EOT, "<|pad|>"])
+    assert tokenizer.encode("<|pad|>") == [1000]
+    assert tokenizer.encode(EOT) == small.encode(EOT)
+    assert tokenizer.vocab_size == 1001
+    assert tokenizer.vocab[1000] == b"<|pad|>"
+    assert tokenizer.decode(tokenizer.encode("x<|pad|>y")) == "x<|pad|>y"
+    # Without the special token, the same text is ordinary bytes.
+    assert small.encode("<|pad|>") == small.encode_ordinary("<|pad|>")
+
+
+def test_save_and_load_trained(small, corpus, tmp_path):
+    small.save(tmp_path / "tok")
+    loaded = bpeforge.load(tmp_path / "tok")
+    assert loaded.vocab == small.vocab
+    assert loaded.merges == small.merges
+    assert loaded.special_tokens == [EOT]
+    assert loaded.pattern == small.pattern
+    text = corpus.read_bytes().decode("utf-8")
+    assert loaded.encode(text) == small.encode(text)
+    assert loaded.encode(EOT) == small.encode(EOT)
+
+
+def test_save_and_load_gpt2_id_order(gpt2_tokenizer, cs336, tmp_path):
+    """GPT-2's ids are not in the trainer's layout; they must survive a save and load."""
+    gpt2_tokenizer.save(tmp_path / "gpt2")
+    assert sorted(p.name for p in (tmp_path / "gpt2").iterdir()) == [
+        "bpeforge.json", "merges.txt", "vocab.json",
+    ]
+    loaded = bpeforge.load(tmp_path / "gpt2")
+    assert loaded.vocab == gpt2_tokenizer.vocab
+    assert loaded.merges == gpt2_tokenizer.merges
+    for name in ("address.txt", "german.txt", "tinystories_sample.txt"):
+        text = (cs336 / name).read_bytes().decode("utf-8")
+        assert loaded.encode(text) == gpt2_tokenizer.encode(text)
+    assert loaded.encode(EOT) == [50256]
+    again = bpeforge.Tokenizer.from_files(
+        tmp_path / "gpt2" / "vocab.json", tmp_path / "gpt2" / "merges.txt", [EOT]
+    )
+    assert again.vocab == gpt2_tokenizer.vocab
+
+
+def test_encode_to_numpy(small, corpus):
+    text = corpus.read_bytes().decode("utf-8")
+    array = small.encode_to_numpy(text)
+    assert array.dtype == np.uint16
+    assert array.tolist() == small.encode(text)
+    wide = small.encode_to_numpy(text, dtype="uint32")
+    assert wide.dtype == np.uint32 and wide.tolist() == array.tolist()
+    assert small.encode_to_numpy("").tolist() == []
+    assert small.decode(small.encode_to_numpy(text)) == text
+
+
+def test_encode_to_numpy_large_vocab_is_uint32(fixtures):
+    cl100k = bpeforge.load(fixtures / "tiktoken_cl100k_base.tiktoken", pattern="cl100k")
+    array = cl100k.encode_to_numpy("hello world " * 10)
+    assert array.dtype == np.uint32
+    assert array.tolist() == cl100k.encode("hello world " * 10)
+
+
+@pytest.mark.parametrize("threads", [None, 1, 2])
+def test_encode_batch(threads, small, corpus):
+    lines = corpus.read_bytes().decode("utf-8").splitlines(keepends=True)
+    texts = TEXTS + ["".join(lines[i:i + 50]) for i in range(0, len(lines), 50)] + TEXTS
+    expected = [small.encode(t) for t in texts]
+    assert small.encode_batch(texts, threads=threads) == expected
+    assert small.encode_batch(tuple(texts), threads) == expected
+    assert small.encode_batch([], threads) == []
+
+
+def test_encode_file_reads_back(gpt2_tokenizer, cs336, tmp_path):
+    names = ["address.txt", "german.txt", "special_token_trailing_newlines.txt"]
+    out = tmp_path / "ids.bin"
+    count = gpt2_tokenizer.encode_file([cs336 / n for n in names], out, "uint16")
+    expected = [i for n in names for i in gpt2_tokenizer.encode((cs336 / n).read_bytes().decode("utf-8"))]
+    assert count == len(expected)
+    assert np.memmap(out, dtype="uint16", mode="r").tolist() == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ids.bin"]
+
+
+def test_properties_and_token_bytes(gpt2_tokenizer):
+    assert gpt2_tokenizer.special_tokens == [EOT]
+    assert gpt2_tokenizer.pattern == "gpt2"
+    assert gpt2_tokenizer.token_bytes(50256) == EOT.encode()
+    assert gpt2_tokenizer.token_bytes(31373) == b"hello"
+    assert gpt2_tokenizer.token_bytes(10**6) is None
+    assert "50257" in repr(gpt2_tokenizer)
+
+
+def test_docstrings():
+    train_doc = bpeforge.train_bpe.__doc__
+    assert train_doc and "vocab_size" in train_doc and "merges" in train_doc
+    assert "special" in train_doc and "GIL" in train_doc and "KeyboardInterrupt" in train_doc
+    iterable_doc = bpeforge.Tokenizer.encode_iterable.__doc__
+    assert iterable_doc and "Lazily" in iterable_doc and "memory" in iterable_doc
+    assert 'encode("".join(iterable))' in iterable_doc
+    for name in ("encode", "decode", "encode_file", "save", "from_files"):
+        assert getattr(bpeforge.Tokenizer, name).__doc__, name
+    assert bpeforge.load.__doc__ and bpeforge.__doc__

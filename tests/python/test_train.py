@@ -1,0 +1,137 @@
+"""train_bpe: the CS336 reference result, and the same bytes as the bpeforge CLI."""
+
+import json
+import pathlib
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import bpeforge
+from conftest import gpt2_to_bytes, read_gpt2_merges
+
+SPECIAL = ["<|endoftext|>"]
+
+
+@pytest.fixture(scope="module")
+def reference(cs336):
+    merges = read_gpt2_merges(cs336 / "train-bpe-reference-merges.txt")
+    with open(cs336 / "train-bpe-reference-vocab.json", encoding="utf-8") as f:
+        vocab = {i: gpt2_to_bytes(s) for s, i in json.load(f).items()}
+    return vocab, merges
+
+
+@pytest.fixture(scope="module")
+def trained(cs336):
+    return bpeforge.train_bpe(cs336 / "corpus.en", 500, SPECIAL)
+
+
+def test_cs336_reference_merges_and_vocab(cs336, reference):
+    vocab, merges = bpeforge.train_bpe(str(cs336 / "corpus.en"), 500, SPECIAL)
+    ref_vocab, ref_merges = reference
+    assert len(merges) == len(ref_merges)
+    assert merges == ref_merges
+    assert len(vocab) == 500
+    assert vocab == ref_vocab
+    assert all(isinstance(k, int) and isinstance(v, bytes) for k, v in vocab.items())
+    assert all(type(a) is bytes and type(b) is bytes for a, b in merges)
+
+
+def test_path_kinds_and_threads_agree(cs336, trained):
+    corpus = cs336 / "corpus.en"
+    assert bpeforge.train_bpe(pathlib.Path(corpus), 500, SPECIAL) == trained
+    assert bpeforge.train_bpe([corpus], 500, SPECIAL) == trained
+    assert bpeforge.train_bpe(corpus, 500, SPECIAL, threads=1) == trained
+    assert bpeforge.train_bpe(corpus, 500, SPECIAL, threads=2) == trained
+
+
+def test_list_of_paths_are_separate_documents(cs336, tmp_path):
+    """Several files train like one text with a special token at each file boundary."""
+    text = (cs336 / "corpus.en").read_bytes().decode("utf-8")
+    cuts = [0] + [text.index(" ", len(text) * k // 5) + 3 for k in range(1, 5)] + [len(text)]
+    parts = [text[a:b] for a, b in zip(cuts, cuts[1:])]  # cut inside words
+    paths = []
+    for i, part in enumerate(parts):
+        paths.append(tmp_path / f"part{i}.txt")
+        paths[-1].write_bytes(part.encode("utf-8"))
+    joined = tmp_path / "joined.txt"
+    joined.write_bytes("<|endoftext|>".join(parts).encode("utf-8"))
+    result = bpeforge.train_bpe(paths, 500, SPECIAL, threads=1)
+    assert bpeforge.train_bpe(paths, 500, SPECIAL, threads=2) == result
+    assert bpeforge.train_bpe(joined, 500, SPECIAL) == result
+
+
+def test_generated_corpus_threads_agree(generate):
+    corpus = generate("web", "2M")
+    one = bpeforge.train_bpe(corpus, 2000, SPECIAL, threads=1)
+    two = bpeforge.train_bpe(corpus, 2000, SPECIAL, threads=2)
+    assert len(one[0]) == 2000
+    assert one == two
+
+
+def _cli_train(cli, corpus, out, vocab_size):
+    subprocess.run(
+        [str(cli), "train", str(corpus), "--vocab-size", str(vocab_size), "--special-token",
+         "<|endoftext|>", "--layout", "hf", "--out", str(out), "--quiet"],
+        check=True,
+    )
+
+
+def _cli_encode(cli, tokenizer_dir, corpus, out, dtype):
+    subprocess.run(
+        [str(cli), "encode", "--tokenizer", str(tokenizer_dir), str(corpus), "--output", str(out),
+         "--dtype", dtype, "--quiet"],
+        check=True,
+    )
+
+
+@pytest.mark.parametrize("corpus_kind", ["corpus.en", "generated"])
+def test_python_matches_cli_byte_for_byte(corpus_kind, cli, cs336, request, tmp_path):
+    if corpus_kind == "corpus.en":
+        corpus, vocab_size = cs336 / "corpus.en", 500
+    else:
+        corpus, vocab_size = request.getfixturevalue("generate")("stories", "2M"), 3000
+    cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
+    _cli_train(cli, corpus, cli_dir, vocab_size)
+
+    vocab, merges = bpeforge.train_bpe(corpus, vocab_size, SPECIAL)
+    tokenizer = bpeforge.Tokenizer(vocab, merges, SPECIAL)
+    tokenizer.save(py_dir)
+    for name in ("vocab.json", "merges.txt", "bpeforge.json"):
+        assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
+
+    for dtype in ("uint16", "uint32"):
+        cli_ids, py_ids = tmp_path / f"cli.{dtype}", tmp_path / f"py.{dtype}"
+        _cli_encode(cli, cli_dir, corpus, cli_ids, dtype)
+        count = tokenizer.encode_file(corpus, py_ids, dtype)
+        assert py_ids.read_bytes() == cli_ids.read_bytes()
+        assert count == len(np.memmap(py_ids, dtype=dtype, mode="r")) > 0
+    text = pathlib.Path(corpus).read_bytes().decode("utf-8")
+    assert np.fromfile(py_ids, dtype="<u4").tolist() == tokenizer.encode(text)
+
+
+def test_training_releases_the_gil(generate):
+    corpus = generate("web", "30M")
+    ticks = 0
+    stop = threading.Event()
+
+    def tick():
+        nonlocal ticks
+        while not stop.is_set():
+            time.sleep(0.002)  # needs the GIL to wake up and count
+            ticks += 1
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        time.sleep(0.05)
+        before = ticks
+        vocab, _ = bpeforge.train_bpe(corpus, 3000, SPECIAL)
+        during = ticks - before
+    finally:
+        stop.set()
+        ticker.join()
+    assert len(vocab) == 3000
+    assert during > 10, f"the other thread ran only {during} times while training"
