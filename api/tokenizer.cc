@@ -4,19 +4,25 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
+#include "core/file_status.h"
 #include "core/gpt2_files.h"
 #include "core/id_array.h"
 #include "core/manifest.h"
 #include "core/tiktoken_files.h"
 #include "core/tokenizer.h"
+#include "core/utf8.h"
 #include "core/vocab.h"
 #include "parallel/mapped_file.h"
 #include "parallel/parallel_encode.h"
@@ -32,6 +38,42 @@ struct Tokenizer::State {
 namespace {
 
 using State = Tokenizer::State;
+
+using internal::Prefixed;
+
+// Special tokens must be non-empty UTF-8, as training requires (a token that can never occur
+// in valid text would only hide a typo).
+absl::Status CheckSpecialTokens(const std::vector<std::string>& tokens) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("special token ", i + 1, " is empty"));
+    }
+    if (std::optional<size_t> bad = internal::FindInvalidUtf8(tokens[i])) {
+      return absl::InvalidArgumentError(absl::StrCat("special token \"",
+                                                     absl::CHexEscape(tokens[i]),
+                                                     "\" is not valid UTF-8 (byte ", *bad, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Whether two paths name the same file (device and inode), so that an output never
+// overwrites an input.
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+absl::Status CheckNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs) {
+    if (SameFile(output, input)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the output ", output, " is the input ", input, "; refusing to overwrite it"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 // The model of a tokenizer made from a vocab and merges: its whole id -> bytes table (special
 // tokens included) and the layout that table follows, if any.
@@ -54,16 +96,13 @@ BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
 absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
                                                        const std::vector<std::string>& specials,
                                                        Pattern pattern) {
+  if (absl::Status s = CheckSpecialTokens(specials); !s.ok()) return s;
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::Create(vocab, merges, specials, pattern);
   if (!t.ok()) return t.status();
   auto state = std::make_shared<State>(State{*std::move(t), std::nullopt});
   state->model = ModelOf(state->tokenizer, merges);
   return state;
-}
-
-absl::Status Prefixed(absl::string_view prefix, const absl::Status& s) {
-  return absl::Status(s.code(), absl::StrCat(prefix, ": ", s.message()));
 }
 
 absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_path,
@@ -122,6 +161,7 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
     if (!ids.ok()) return ids.status();
     for (const auto& [token, id] : *ids) known[token] = id;
   }
+  if (absl::Status s = CheckSpecialTokens(options.special_tokens); !s.ok()) return s;
   std::vector<internal::SpecialToken> specials;
   for (const std::string& s : options.special_tokens) {
     auto it = known.find(s);
@@ -162,7 +202,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Load(const std::string& path, const LoadOpt
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
-    return absl::NotFoundError(absl::StrCat("no such tokenizer file or directory: ", path));
+    return internal::ErrnoStatus(ENOENT, "cannot load a tokenizer from", path);
   }
   absl::StatusOr<std::shared_ptr<State>> state;
   if (!std::filesystem::is_directory(status)) {
@@ -254,9 +294,14 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
                                                        const std::string& output,
                                                        const EncodeFilesOptions& options) const {
   if (absl::Status s = CheckIdType(state_->tokenizer, options.id_type); !s.ok()) return s;
-  if (output.empty()) return absl::InvalidArgumentError("the output path is empty");
-  internal::AtomicFile out;
+  if (output.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
+  const std::string sidecar_path = internal::IdsSidecarPath(output);
+  for (const std::string& path : {output, sidecar_path}) {
+    if (absl::Status s = CheckNotAnInput(path, inputs); !s.ok()) return s;
+  }
+  internal::AtomicFile out, sidecar;
   if (absl::Status s = internal::AtomicFile::Open(output, &out); !s.ok()) return s;
+  if (absl::Status s = internal::AtomicFile::Open(sidecar_path, &sidecar); !s.ok()) return s;
   const size_t width = internal::IdWidth(options.id_type);
   std::string buffer;
   absl::StatusOr<EncodeFilesStats> stats =
@@ -266,7 +311,19 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
         return out.Write(buffer);
       });
   if (!stats.ok()) return stats.status();
-  if (absl::Status s = out.Commit(); !s.ok()) return s;
+  // Both files complete before either is renamed; the ids first, so that a crash in between
+  // leaves new ids beside an old sidecar, whose count then gives it away.
+  if (absl::Status s = sidecar.Write(internal::FormatIdsSidecar(
+          {options.id_type, stats->tokens, Fingerprint()}));
+      !s.ok()) {
+    return s;
+  }
+  for (internal::AtomicFile* f : {&out, &sidecar}) {
+    if (absl::Status s = f->Finish(); !s.ok()) return s;
+  }
+  for (internal::AtomicFile* f : {&out, &sidecar}) {
+    if (absl::Status s = f->Commit(); !s.ok()) return s;
+  }
   return stats;
 }
 
@@ -278,8 +335,27 @@ absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) con
   return state_->tokenizer.Decode(ids);
 }
 
-absl::Status Tokenizer::DecodeFile(const std::string& ids_path, IdType id_type,
+absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                                    absl::FunctionRef<absl::Status(absl::string_view)> sink) const {
+  absl::StatusOr<std::optional<internal::IdsSidecar>> sidecar =
+      internal::ReadIdsSidecar(ids_path);
+  if (!sidecar.ok()) return sidecar.status();
+  const std::string sidecar_path = internal::IdsSidecarPath(ids_path);
+  IdType id_type = options.id_type.value_or(IdType::kUint32);
+  if (sidecar->has_value()) {
+    const internal::IdsSidecar& meta = **sidecar;
+    if (options.id_type.has_value() && *options.id_type != meta.type) {
+      return absl::InvalidArgumentError(absl::StrCat(ids_path, " holds ", IdTypeName(meta.type),
+                                                     " ids (", sidecar_path, "), not ",
+                                                     IdTypeName(*options.id_type)));
+    }
+    if (meta.fingerprint != Fingerprint()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
+          meta.fingerprint, ", this one is ", Fingerprint(), ")"));
+    }
+    id_type = meta.type;
+  }
   absl::StatusOr<internal::MappedFile> ids = internal::MappedFile::Open(ids_path);
   if (!ids.ok()) return ids.status();
   const size_t width = internal::IdWidth(id_type);
@@ -290,6 +366,10 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, IdType id_type,
                         data.size(), width, IdTypeName(id_type)));
   }
   const size_t count = data.size() / width;
+  if (sidecar->has_value() && (*sidecar)->count != count) {
+    return absl::InvalidArgumentError(absl::StrCat(ids_path, " holds ", count, " ids, but ",
+                                                   sidecar_path, " says ", (*sidecar)->count));
+  }
   // Check every id before writing anything, so that a bad file leaves no output.
   for (size_t i = 0; i < count; ++i) {
     const TokenId id = internal::IdAt(data.data(), i, width);
@@ -305,22 +385,46 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, IdType id_type,
         *state_->tokenizer.TokenBytes(internal::IdAt(data.data(), i, width));
     buffer.append(bytes.data(), bytes.size());
     if (buffer.size() >= (1 << 20)) {
+      if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+        return absl::CancelledError("decoding was cancelled");
+      }
       if (absl::Status s = sink(buffer); !s.ok()) return s;
       buffer.clear();
     }
   }
+  if (absl::Status s = ids->CheckUnchanged(); !s.ok()) return s;
   return sink(buffer);
 }
 
-absl::Status Tokenizer::DecodeFile(const std::string& ids_path, IdType id_type,
+absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                                    const std::string& output) const {
-  if (output.empty()) return absl::InvalidArgumentError("the output path is empty");
+  if (output.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
+  if (absl::Status s = CheckNotAnInput(output, {ids_path, internal::IdsSidecarPath(ids_path)});
+      !s.ok()) {
+    return s;
+  }
   internal::AtomicFile file;
   if (absl::Status s = internal::AtomicFile::Open(output, &file); !s.ok()) return s;
   absl::Status s =
-      DecodeFile(ids_path, id_type, [&](absl::string_view bytes) { return file.Write(bytes); });
+      DecodeFile(ids_path, options, [&](absl::string_view bytes) { return file.Write(bytes); });
   if (!s.ok()) return s;
   return file.Commit();
+}
+
+std::string Tokenizer::Fingerprint() const {
+  // FNV-1a over what decoding depends on (id -> bytes, special tokens, pattern): stable across
+  // runs and machines, unlike absl::Hash. It tells tokenizers apart; it does not authenticate.
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto add = [&h](absl::string_view bytes) {
+    const std::string length = absl::StrCat(bytes.size(), ":");
+    for (absl::string_view part : {absl::string_view(length), bytes}) {
+      for (unsigned char c : part) h = (h ^ c) * 0x100000001b3ull;
+    }
+  };
+  add(PatternName(pattern()));
+  for (size_t id = 0; id < id_limit(); ++id) add(TokenBytes(static_cast<TokenId>(id)).value_or(""));
+  for (const std::string& s : special_tokens()) add(s);
+  return absl::StrFormat("fnv1a64:%016x", h);
 }
 
 std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bpeforge/bpeforge.h"
+#include "cli/command_support.h"
 #include "cli/tokenizer_flags.h"
 
 namespace bpeforge::cli {
@@ -13,25 +14,28 @@ namespace {
 struct DecodeArgs {
   TokenizerFlags tokenizer;
   std::string ids_file;
-  std::string dtype = "uint32";
+  std::string dtype;  // empty: the sidecar's, else uint32
   std::string output;
 };
 
-int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "bpeforge decode: error: %s\n", std::string(status.message()).c_str());
-  return 1;
-}
+int Fail(const absl::Status& status) { return cli::Fail("decode", status); }
 
 int RunDecode(const DecodeArgs& args) {
   absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
   if (!tokenizer.ok()) return Fail(tokenizer.status());
-  absl::StatusOr<IdType> id_type = ParseIdType(args.dtype);
-  if (!id_type.ok()) return Fail(id_type.status());
+  DecodeFileOptions options;
+  if (!args.dtype.empty()) {
+    absl::StatusOr<IdType> id_type = ParseIdType(args.dtype);
+    if (!id_type.ok()) return Fail(id_type.status());
+    options.id_type = *id_type;
+  }
+  options.cancel = InstallStopSignals();
   if (!args.output.empty()) {
-    absl::Status s = tokenizer->DecodeFile(args.ids_file, *id_type, args.output);
+    if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
+    absl::Status s = tokenizer->DecodeFile(args.ids_file, options, args.output);
     return s.ok() ? 0 : Fail(s);
   }
-  absl::Status s = tokenizer->DecodeFile(args.ids_file, *id_type, [](absl::string_view bytes) {
+  absl::Status s = tokenizer->DecodeFile(args.ids_file, options, [](absl::string_view bytes) {
     if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
       return absl::UnavailableError("cannot write to standard output");
     }
@@ -52,12 +56,17 @@ void AddDecodeCommand(CLI::App& app, std::function<int()>* action) {
       "Turn a flat little-endian array of token ids back into text: the tokens' bytes, "
       "concatenated as they are (so decoding what `encode` wrote gives the input back).");
   AddTokenizerFlags(cmd, &args->tokenizer);
-  cmd->add_option("ids", args->ids_file, "The ids file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--dtype", args->dtype, "Id type the file was written with: uint16 or uint32")
-      ->check(CLI::IsMember({"uint16", "uint32"}))
-      ->capture_default_str();
+  cmd->add_option("ids", args->ids_file,
+                  "The ids file; when IDS.json (written by encode) is beside it, the file must "
+                  "match it: id type, count and tokenizer")
+      ->required();
+  cmd->add_option("--dtype", args->dtype,
+                  "Id type the file was written with: uint16 or uint32 (default: IDS.json's, "
+                  "else uint32)")
+      ->check(CLI::IsMember({"uint16", "uint32"}));
   cmd->add_option("--output", args->output,
-                  "Write the text here (whole or not at all) instead of standard output");
+                  "Write the text here (whole or not at all, never over IDS) instead of "
+                  "standard output");
   cmd->callback([args, action] { *action = [args] { return RunDecode(*args); }; });
 }
 

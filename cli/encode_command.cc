@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
+#include "cli/command_support.h"
 #include "cli/progress.h"
 #include "cli/tokenizer_flags.h"
 
@@ -20,21 +21,24 @@ struct EncodeArgs {
   std::vector<std::string> inputs;
   std::string output;
   std::string dtype = "uint32";
-  int threads = 0;
-  size_t chunk_bytes = 1 << 20;
+  std::string threads = "0";
+  std::string chunk_bytes = std::to_string(1 << 20);
   bool quiet = false;
 };
 
-int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "bpeforge encode: error: %s\n", std::string(status.message()).c_str());
-  return 1;
-}
+int Fail(const absl::Status& status) { return cli::Fail("encode", status); }
 
 int RunEncode(const EncodeArgs& args) {
   absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
   if (!tokenizer.ok()) return Fail(tokenizer.status());
   absl::StatusOr<IdType> id_type = ParseIdType(args.dtype);
   if (!id_type.ok()) return Fail(id_type.status());
+  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
+  if (!threads.ok()) return Fail(threads.status());
+  absl::StatusOr<uint64_t> chunk = ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1,
+                                                uint64_t{1} << 40);
+  if (!chunk.ok()) return Fail(chunk.status());
+  if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
 
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
@@ -42,8 +46,9 @@ int RunEncode(const EncodeArgs& args) {
   };
   Progress progress(!args.quiet);
   EncodeFilesOptions options;
-  options.threads = args.threads;
-  options.chunk_bytes = args.chunk_bytes;
+  options.threads = static_cast<int>(*threads);
+  options.chunk_bytes = *chunk;
+  options.cancel = InstallStopSignals();
   options.id_type = *id_type;
   options.progress = [&](uint64_t done, uint64_t total) {
     const double s = seconds();
@@ -79,17 +84,20 @@ void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
       "Encode UTF-8 text files into one flat little-endian array of token ids (loadable with "
       "numpy.memmap), in input order; each file is encoded on its own.");
   AddTokenizerFlags(cmd, &args->tokenizer);
-  cmd->add_option("inputs", args->inputs, "UTF-8 text files")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--output", args->output, "The ids file (written whole or not at all)")
+  cmd->add_option("inputs", args->inputs,
+                  "UTF-8 text files (pipes and /dev/stdin are read whole into memory)")
+      ->required();
+  cmd->add_option("--output", args->output,
+                  "The ids file (written whole or not at all, never over an input), with a "
+                  "sidecar OUTPUT.json that records the id type, the count and the tokenizer")
       ->required();
   cmd->add_option("--dtype", args->dtype, "Id type: uint16 (vocab of at most 65536) or uint32")
       ->check(CLI::IsMember({"uint16", "uint32"}))
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all hardware threads)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads, "Worker threads (default 0: all hardware threads)")
+      ->capture_default_str();
   cmd->add_option("--chunk-bytes", args->chunk_bytes,
                   "Work unit of the parallel encoder (ids do not depend on it)")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, action] { *action = [args] { return RunEncode(*args); }; });

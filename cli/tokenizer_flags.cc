@@ -1,7 +1,5 @@
 #include "cli/tokenizer_flags.h"
 
-#include <sys/resource.h>
-
 namespace bpeforge::cli {
 
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags) {
@@ -52,12 +50,6 @@ absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags) {
     return absl::InvalidArgumentError("--vocab and --merges go together");
   }
   return Tokenizer::LoadGpt2(flags.vocab, flags.merges, options);
-}
-
-uint64_t PeakRssBytes() {
-  struct rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
 }
 
 }  // namespace bpeforge::cli

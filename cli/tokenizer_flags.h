@@ -22,9 +22,6 @@ struct TokenizerFlags {
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags);
 absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags);
 
-// Peak resident set size of this process so far, in bytes.
-uint64_t PeakRssBytes();
-
 }  // namespace bpeforge::cli
 
 #endif  // BPEFORGE_CLI_TOKENIZER_FLAGS_H_

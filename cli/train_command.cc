@@ -1,6 +1,7 @@
 #include "cli/train_command.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -10,51 +11,53 @@
 
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
+#include "cli/command_support.h"
 #include "cli/progress.h"
-#include "cli/tokenizer_flags.h"
 
 namespace bpeforge::cli {
 namespace {
 
+// Ids are 32-bit; beyond 2^31 a vocabulary is no longer a tokenizer anyone trains.
+constexpr uint64_t kMaxVocabSize = (uint64_t{1} << 31) - 1;
+constexpr uint64_t kMaxThreads = 4096;
+
 struct TrainArgs {
   std::vector<std::string> inputs;
-  size_t vocab_size = 0;
+  std::string vocab_size;
   std::vector<std::string> special_tokens;
-  int threads = 0;
+  std::string threads = "0";
   std::string layout = "bytes-first";
   std::string pattern = "gpt2";
   std::string out_dir;
   std::string stats_json;
-  size_t chunk_bytes = 4 << 20;
+  std::string chunk_bytes = std::to_string(4 << 20);
   bool quiet = false;
 };
 
-int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "bpeforge train: error: %s\n", std::string(status.message()).c_str());
-  return 1;
-}
+int Fail(const absl::Status& status) { return cli::Fail("train", status); }
 
 // Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
-bool WriteStatsJson(const std::string& path, const std::string& text) {
+absl::Status WriteStatsJson(const std::string& path, const std::string& text) {
   const std::string temp = path + ".tmp";
   std::FILE* f = std::fopen(temp.c_str(), "wb");
   bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (f != nullptr) ok = (std::fclose(f) == 0) && ok;
   ok = ok && std::rename(temp.c_str(), path.c_str()) == 0;
-  if (!ok) {
-    std::fprintf(stderr, "bpeforge train: error: cannot write %s: %s\n", path.c_str(),
-                 std::strerror(errno));
-    std::remove(temp.c_str());
-  }
-  return ok;
+  if (ok) return absl::OkStatus();
+  const int e = errno;
+  std::remove(temp.c_str());
+  return absl::UnavailableError(absl::StrFormat("cannot write %s: %s", path, std::strerror(e)));
 }
 
-std::string StatsJson(const TrainStats& s, uint64_t peak_rss) {
+std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested, size_t vocab) {
   nlohmann::ordered_json j;
   j["bytes"] = s.bytes;
   j["pretokens"] = s.pretokens;
   j["distinct_pretokens"] = s.distinct_pretokens;
   j["merges"] = s.merges;
+  j["vocab_size"] = vocab;
+  j["requested_vocab_size"] = requested;
+  j["stopped_early"] = vocab < requested;  // no pair of tokens was left to merge
   j["pretokenize_seconds"] = s.pretokenize_seconds;
   j["merge_seconds"] = s.merge_seconds;
   j["total_seconds"] = s.total_seconds;
@@ -64,18 +67,35 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss) {
 }
 
 int RunTrain(const TrainArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
   TrainOptions options;
-  options.vocab_size = args.vocab_size;
+  absl::StatusOr<uint64_t> vocab_size = ParseDecimal(args.vocab_size, "--vocab-size", 1,
+                                                     kMaxVocabSize);
+  if (!vocab_size.ok()) return Fail(vocab_size.status());
+  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, kMaxThreads);
+  if (!threads.ok()) return Fail(threads.status());
+  absl::StatusOr<uint64_t> chunk = ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1,
+                                                uint64_t{1} << 40);
+  if (!chunk.ok()) return Fail(chunk.status());
+  options.vocab_size = *vocab_size;
+  options.threads = static_cast<int>(*threads);
+  options.chunk_bytes = *chunk;
   options.special_tokens = args.special_tokens;
-  options.threads = args.threads;
-  options.chunk_bytes = args.chunk_bytes;
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
   options.layout = *layout;
   absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern);
   if (!pattern.ok()) return Fail(pattern.status());
   options.pattern = *pattern;
+  // Every destination is checked before the work, which may take hours.
+  if (absl::Status s = CheckWritableDir(args.out_dir, "--out"); !s.ok()) return Fail(s);
+  if (!args.stats_json.empty()) {
+    if (absl::Status s = CheckWritableFile(args.stats_json, "--stats-json"); !s.ok()) {
+      return Fail(s);
+    }
+  }
 
+  options.cancel = InstallStopSignals();
   Progress progress(!args.quiet);
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<TrainResult> result = Train(args.inputs, options);
@@ -83,25 +103,40 @@ int RunTrain(const TrainArgs& args) {
   if (!result.ok()) return Fail(result.status());
   const BpeModel& t = result->model;
   if (absl::Status s = SaveTokenizer(t, args.out_dir); !s.ok()) return Fail(s);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const TrainStats& s = result->stats;
   const uint64_t peak = PeakRssBytes();
-  if (!args.stats_json.empty()) {
-    if (!WriteStatsJson(args.stats_json, StatsJson(s, peak))) return 1;
+  std::string vocab_note;
+  if (t.vocab.size() < *vocab_size) {
+    vocab_note = absl::StrFormat("; stopped before the requested %d: no pair was left to merge",
+                                 *vocab_size);
   }
   std::printf(
       "read        %.1f MB in %zu file(s)\n"
       "pre-tokens  %llu (%llu distinct)\n"
-      "merges      %llu (vocab %zu)\n"
-      "time        %.2f s pre-tokenize + %.2f s merge = %.2f s total (%d threads, %.0f MB/s)\n"
+      "merges      %llu (vocab %zu%s)\n"
+      "time        %.2f s pre-tokenize + %.2f s merge = %.2f s training, %.2f s in all "
+      "(%d threads, %.0f MB/s)\n"
       "peak memory %.0f MB\n"
-      "wrote       %s/{%s,%s,%s}\n",
+      "wrote       %s/{vocab.json,merges.txt,bpeforge.json}\n",
       s.bytes / 1e6, args.inputs.size(), static_cast<unsigned long long>(s.pretokens),
       static_cast<unsigned long long>(s.distinct_pretokens),
-      static_cast<unsigned long long>(s.merges), t.vocab.size(), s.pretokenize_seconds,
-      s.merge_seconds, s.total_seconds, s.threads,
+      static_cast<unsigned long long>(s.merges), t.vocab.size(), vocab_note.c_str(),
+      s.pretokenize_seconds, s.merge_seconds, s.total_seconds, seconds, s.threads,
       s.pretokenize_seconds > 0 ? s.bytes / 1e6 / s.pretokenize_seconds : 0.0, peak / 1e6,
-      args.out_dir.c_str(), "vocab.json", "merges.txt", "bpeforge.json");
+      args.out_dir.c_str());
+  if (!args.stats_json.empty()) {
+    if (absl::Status st = WriteStatsJson(args.stats_json, StatsJson(s, peak, *vocab_size,
+                                                                     t.vocab.size()));
+        !st.ok()) {
+      std::fprintf(stderr,
+                   "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",
+                   args.out_dir.c_str(), std::string(st.message()).c_str());
+      return 1;
+    }
+  }
   return 0;
 }
 
@@ -111,16 +146,19 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   auto args = std::make_shared<TrainArgs>();
   CLI::App* cmd =
       app.add_subcommand("train", "Learn a byte-level BPE vocabulary and merges from text files.");
-  cmd->add_option("inputs", args->inputs, "UTF-8 text files; each file is a separate document")
-      ->required()
-      ->check(CLI::ExistingFile);
+  cmd->add_option("inputs", args->inputs,
+                  "UTF-8 text files; each file is a separate document. Pipes and /dev/stdin are "
+                  "read whole into memory")
+      ->required();
   cmd->add_option("--vocab-size", args->vocab_size,
-                  "Target vocabulary size: 256 bytes + special tokens + merges")
+                  "Target vocabulary size: 256 bytes + special tokens + merges (training stops "
+                  "earlier, and says so, when no pair is left)")
       ->required();
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); removed from the training text, never merged");
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all hardware threads)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads,
+                  "Worker threads (default 0: all hardware threads)")
+      ->capture_default_str();
   cmd->add_option("--layout", args->layout,
                   "Id layout: bytes-first (byte b = id b, then specials, then merges) or hf "
                   "(specials, bytes in GPT-2 order, merges)")
@@ -131,14 +169,16 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
       ->capture_default_str();
   cmd->add_option("--out", args->out_dir,
                   "Output directory for vocab.json, merges.txt and bpeforge.json (created if "
-                  "missing)")
+                  "missing; checked before training starts)")
       ->required();
   cmd->add_option("--stats-json", args->stats_json, "Also write the summary as JSON to FILE");
   cmd->add_option("--chunk-bytes", args->chunk_bytes,
                   "Work unit for the parallel phase (results do not depend on it)")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
+  cmd->footer(
+      "SIGINT or SIGTERM stops training within a second; nothing is written then (exit status "
+      "130 or 143).");
   cmd->callback([args, action] { *action = [args] { return RunTrain(*args); }; });
 }
 

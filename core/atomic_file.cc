@@ -11,26 +11,13 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/file_status.h"
 
 namespace bpeforge::internal {
 namespace {
 
-// The status code follows errno, so callers (and Python) can tell a missing directory or a
-// permission problem from other failures.
 absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  const int e = errno;
-  std::string message = absl::StrCat(what, " ", path, ": ", std::strerror(e));
-  switch (e) {
-    case ENOENT:
-    case ENOTDIR:
-      return absl::NotFoundError(message);
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return absl::PermissionDeniedError(message);
-    default:
-      return absl::InternalError(message);
-  }
+  return ErrnoStatus(errno, what, path);
 }
 
 }  // namespace
@@ -51,10 +38,8 @@ absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
 }
 
 AtomicFile::~AtomicFile() {
-  if (file_ != nullptr) {
-    std::fclose(file_);
-    unlink(temp_path_.c_str());
-  }
+  if (file_ != nullptr) std::fclose(file_);
+  if (!temp_path_.empty() && !committed_) unlink(temp_path_.c_str());
 }
 
 absl::Status AtomicFile::Write(absl::string_view data) {
@@ -64,15 +49,20 @@ absl::Status AtomicFile::Write(absl::string_view data) {
   return absl::OkStatus();
 }
 
-absl::Status AtomicFile::Commit() {
+absl::Status AtomicFile::Finish() {
+  if (file_ == nullptr) return absl::OkStatus();
   std::FILE* f = std::exchange(file_, nullptr);
   bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+  const int e = errno;
   ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    absl::Status s = ErrnoError("cannot write", path_);
-    unlink(temp_path_.c_str());
-    return s;
-  }
+  if (!ok) return ErrnoStatus(errno != 0 ? errno : e, "cannot write", path_);
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Commit() {
+  if (absl::Status s = Finish(); !s.ok()) return s;
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot write", path_);
+  committed_ = true;
   return absl::OkStatus();
 }
 
@@ -86,11 +76,11 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 absl::Status ReadFile(const std::string& path, std::string* contents) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
+    return ErrnoError("cannot open", path);
   struct stat st;
   if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     close(fd);
-    return absl::InvalidArgumentError(absl::StrCat(path, " is a directory, not a file"));
+    return ErrnoStatus(EISDIR, "cannot read", path);
   }
   contents->clear();
   char buf[1 << 16];
@@ -111,26 +101,45 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
 
 absl::Status WriteFilesAtomically(const std::string& dir,
                                   const std::vector<std::pair<std::string, std::string>>& files) {
+  if (dir.empty()) return absl::InvalidArgumentError("the output directory is empty (\"\")");
+  // Directories made here are removed again if the files cannot all be written, so a failure
+  // leaves the tree as it was. (Declared first: it runs after the files' own clean-up.)
+  std::filesystem::path created;
+  for (std::filesystem::path p = std::filesystem::absolute(dir); !p.empty() && !exists(p);
+       p = p.parent_path()) {
+    created = p;
+    if (p == p.parent_path()) break;
+  }
+  struct RemoveIfFailed {
+    const std::filesystem::path& top;
+    bool ok = false;
+    ~RemoveIfFailed() {
+      std::error_code ignored;
+      if (!ok && !top.empty()) std::filesystem::remove_all(top, ignored);
+    }
+  } cleanup{created};
+
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot create output directory ", dir, ": ", ec.message()));
-  }
+  if (ec) return ErrnoStatus(ec.value(), "cannot create output directory", dir);
   if (!std::filesystem::is_directory(dir)) {
-    return absl::InvalidArgumentError(absl::StrCat("output path ", dir, " is not a directory"));
+    return ErrnoStatus(ENOTDIR, "cannot write into", dir);
   }
+  // All files are written and synced before the first is renamed into place, so a full disk
+  // or an error leaves none of them.
   std::vector<std::unique_ptr<AtomicFile>> open;
   for (const auto& [name, contents] : files) {
     auto file = std::make_unique<AtomicFile>();
     const std::string path = (std::filesystem::path(dir) / name).string();
     if (absl::Status s = AtomicFile::Open(path, file.get()); !s.ok()) return s;
     if (absl::Status s = file->Write(contents); !s.ok()) return s;
+    if (absl::Status s = file->Finish(); !s.ok()) return s;
     open.push_back(std::move(file));
   }
   for (auto& file : open) {
     if (absl::Status s = file->Commit(); !s.ok()) return s;
   }
+  cleanup.ok = true;
   return absl::OkStatus();
 }
 

@@ -23,13 +23,17 @@ class AtomicFile {
   ~AtomicFile();  // Removes the temporary file unless Commit() succeeded.
 
   absl::Status Write(absl::string_view data);
-  // Flushes, syncs and renames the temporary file to the target path.
+  // Flushes, syncs and closes the temporary file (so that a full disk shows here, before any
+  // file of a set is renamed into place).
+  absl::Status Finish();
+  // Finishes, then renames the temporary file to the target path.
   absl::Status Commit();
 
  private:
   std::string path_;
   std::string temp_path_;
   std::FILE* file_ = nullptr;
+  bool committed_ = false;
 };
 
 // Writes `contents` to `path` atomically.

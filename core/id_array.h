@@ -5,8 +5,10 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/types.h"
 
@@ -41,6 +43,19 @@ inline TokenId IdAt(const char* data, size_t index, size_t width) {
   for (size_t b = 0; b < width; ++b) id |= TokenId{p[b]} << (8 * b);
   return id;
 }
+
+// The sidecar IDS.json written beside an id file, so that decoding can check the id type, the
+// count and the tokenizer: {"format": "bpeforge-ids", "version": 1, "dtype": "uint16",
+// "count": N, "tokenizer": "fnv1a64:..."}.
+struct IdsSidecar {
+  IdType type = IdType::kUint32;
+  uint64_t count = 0;
+  std::string fingerprint;
+};
+std::string IdsSidecarPath(const std::string& ids_path);
+std::string FormatIdsSidecar(const IdsSidecar& sidecar);
+// nullopt when there is no sidecar; an error naming the file when it is malformed.
+absl::StatusOr<std::optional<IdsSidecar>> ReadIdsSidecar(const std::string& ids_path);
 
 }  // namespace bpeforge::internal
 

@@ -1,72 +1,172 @@
 #include "parallel/mapped_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/file_status.h"
 
 namespace bpeforge::internal {
+namespace {
+
+// The SIGBUS guard: the address ranges of live mappings, and whether a read past the end of
+// the file (truncated after it was mapped) hit each one. Lock-free, as a signal handler needs.
+constexpr int kGuardSlots = 256;
+struct GuardSlot {
+  std::atomic<uintptr_t> begin{0}, end{0};
+  std::atomic<bool> faulted{false};
+};
+GuardSlot guard_slots[kGuardSlots];
+struct sigaction previous_sigbus;
+
+void OnSigbus(int signal, siginfo_t* info, void* context) {
+  const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (GuardSlot& slot : guard_slots) {
+    if (address >= slot.begin.load() && address < slot.end.load()) {
+      // Zeros in place of the missing page; CheckUnchanged reports the damage.
+      const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+      void* at = reinterpret_cast<void*>(address & ~(page - 1));
+      if (mmap(at, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+        slot.faulted.store(true);
+        return;
+      }
+    }
+  }
+  // Not ours: whatever was there before (by default, the end of the process).
+  if (previous_sigbus.sa_flags & SA_SIGINFO) {
+    previous_sigbus.sa_sigaction(signal, info, context);
+  } else if (previous_sigbus.sa_handler != SIG_IGN && previous_sigbus.sa_handler != SIG_DFL) {
+    previous_sigbus.sa_handler(signal);
+  } else {
+    ::signal(SIGBUS, SIG_DFL);
+    raise(SIGBUS);
+  }
+}
+
+int GuardMapping(const char* data, size_t size) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action {};
+    action.sa_sigaction = OnSigbus;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGBUS, &action, &previous_sigbus);
+  });
+  for (int i = 0; i < kGuardSlots; ++i) {
+    uintptr_t expected = 0;
+    if (guard_slots[i].end.load() == 0 &&
+        guard_slots[i].begin.compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(data))) {
+      guard_slots[i].faulted.store(false);
+      guard_slots[i].end.store(reinterpret_cast<uintptr_t>(data) + size);
+      return i;
+    }
+  }
+  return -1;  // more mappings than slots: this one goes unguarded
+}
+
+void Unguard(int slot) {
+  if (slot < 0) return;
+  guard_slots[slot].end.store(0);
+  guard_slots[slot].begin.store(0);
+}
+
+absl::Status ReadAll(int fd, const std::string& path, std::string* out) {
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(errno, "cannot read", path);
+    }
+    if (n == 0) return absl::OkStatus();
+    out->append(buffer, static_cast<size_t>(n));
+  }
+}
+
+}  // namespace
 
 absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int e = errno;
-    close(fd);
-    return absl::InternalError(absl::StrCat("cannot stat ", path, ": ", std::strerror(e)));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    close(fd);
-    return absl::InvalidArgumentError(absl::StrCat(path, " is a directory, not a file"));
-  }
+  if (path.empty()) return absl::InvalidArgumentError("an input path is empty (\"\")");
   MappedFile file;
   file.path_ = path;
-  file.size_ = static_cast<size_t>(st.st_size);
-  if (file.size_ > 0) {
-    void* p = mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      int e = errno;
-      close(fd);
-      return absl::InternalError(absl::StrCat("cannot map ", path, ": ", std::strerror(e)));
-    }
-    madvise(p, file.size_, MADV_SEQUENTIAL);
-    file.data_ = static_cast<const char*>(p);
+  file.fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd_ < 0) return ErrnoStatus(errno, "cannot open", path);
+  struct stat st;
+  if (fstat(file.fd_, &st) != 0) return ErrnoStatus(errno, "cannot stat", path);
+  if (S_ISDIR(st.st_mode)) return ErrnoStatus(EISDIR, "cannot read", path);
+  if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+    // Pipes, character devices and /proc files (which say size 0) cannot be mapped: read
+    // them, so that their bytes are not mistaken for an empty file.
+    if (absl::Status s = ReadAll(file.fd_, path, &file.owned_); !s.ok()) return s;
+    file.data_ = file.owned_.data();
+    file.size_ = file.owned_.size();
+    close(std::exchange(file.fd_, -1));
+    return file;
   }
-  close(fd);
+  file.size_ = static_cast<size_t>(st.st_size);
+  void* p = mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, file.fd_, 0);
+  if (p == MAP_FAILED) return ErrnoStatus(errno, "cannot map", path);
+  madvise(p, file.size_, MADV_SEQUENTIAL);
+  file.data_ = static_cast<const char*>(p);
+  file.guard_slot_ = GuardMapping(file.data_, file.size_);
   return file;
 }
 
-MappedFile::MappedFile(MappedFile&& other) noexcept
-    : path_(std::move(other.path_)),
-      data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)) {}
+MappedFile::MappedFile(MappedFile&& other) noexcept { *this = std::move(other); }
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
-    if (data_ != nullptr) munmap(const_cast<char*>(data_), size_);
+    Unmap();
     path_ = std::move(other.path_);
-    data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    fd_ = std::exchange(other.fd_, -1);
+    guard_slot_ = std::exchange(other.guard_slot_, -1);
+    const bool owned = other.data_ != nullptr && other.data_ == other.owned_.data();
+    owned_ = std::move(other.owned_);
+    data_ = owned ? owned_.data() : other.data_;
+    other.data_ = nullptr;
   }
   return *this;
 }
 
-MappedFile::~MappedFile() {
-  if (data_ != nullptr) munmap(const_cast<char*>(data_), size_);
+MappedFile::~MappedFile() { Unmap(); }
+
+void MappedFile::Unmap() {
+  if (data_ != nullptr && owned_.empty() && size_ > 0) {
+    Unguard(guard_slot_);
+    munmap(const_cast<char*>(data_), size_);
+  }
+  if (fd_ >= 0) close(fd_);
+  data_ = nullptr;
+  fd_ = -1;
+  guard_slot_ = -1;
+}
+
+absl::Status MappedFile::CheckUnchanged() const {
+  if (fd_ < 0) return absl::OkStatus();  // read whole: nothing can change under us
+  struct stat st;
+  const bool faulted = guard_slot_ >= 0 && guard_slots[guard_slot_].faulted.load();
+  if (faulted || fstat(fd_, &st) != 0 || static_cast<size_t>(st.st_size) != size_) {
+    return absl::DataLossError(absl::StrCat(
+        path_, " changed size while it was read (", size_, " bytes when opened",
+        faulted ? ", fewer when read" : "", "); nothing was written from it"));
+  }
+  return absl::OkStatus();
 }
 
 void MappedFile::Release(size_t offset, size_t length) const {
-  if (data_ == nullptr || length == 0) return;
+  if (data_ == nullptr || length == 0 || !owned_.empty()) return;
   const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   // Only whole pages inside the range: neighbours may still be in use.
   size_t begin = (offset + page - 1) / page * page;

@@ -1,4 +1,5 @@
-// A read-only memory mapping of a whole input file.
+// A read-only view of a whole input file: memory-mapped when it is a regular file, read into
+// memory when it is not (a pipe, /dev/stdin, a /proc file that reports size 0).
 #ifndef BPEFORGE_PARALLEL_MAPPED_FILE_H_
 #define BPEFORGE_PARALLEL_MAPPED_FILE_H_
 
@@ -29,10 +30,21 @@ class MappedFile {
   // corpus larger than memory streams through without piling up in the resident set.
   void Release(size_t offset, size_t length) const;
 
+  // An error if the file shrank or changed size since it was mapped. Reading a mapped page
+  // past the new end raises SIGBUS, which would kill the process: a handler installed by Open
+  // puts a page of zeros there instead, so the work goes on, and this call reports it. Every
+  // result computed from data() must be checked with it before it is used.
+  absl::Status CheckUnchanged() const;
+
  private:
+  void Unmap();
+
   std::string path_;
   const char* data_ = nullptr;
   size_t size_ = 0;
+  int fd_ = -1;          // kept open to look at the file's size again
+  int guard_slot_ = -1;  // this mapping's entry in the SIGBUS handler's table
+  std::string owned_;    // the contents of a file that could not be mapped
 };
 
 }  // namespace bpeforge::internal

@@ -110,6 +110,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   if (options.cancel != nullptr && options.cancel->load()) {
     return absl::CancelledError("counting was cancelled");
   }
+  for (const MappedFile& file : files) {
+    if (absl::Status s = file.CheckUnchanged(); !s.ok()) return s;
+  }
   if (error.has()) {
     return absl::InvalidArgumentError(
         absl::StrCat(paths[error.file()], ": invalid UTF-8 at byte offset ", error.offset()));

@@ -103,6 +103,9 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
                 tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, encode) &
                 tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, write));
   if (!status.ok()) return status;
+  for (const MappedFile& f : files) {
+    if (absl::Status s = f.CheckUnchanged(); !s.ok()) return s;
+  }
   return stats;
 }
 

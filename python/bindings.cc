@@ -14,6 +14,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -31,6 +33,16 @@ namespace {
 // absl::Status -> the Python exception a user would expect.
 [[noreturn]] void Throw(const absl::Status& status) {
   const std::string message(status.message());
+  // A failed file-system call: OSError(errno, strerror, path), which Python turns into
+  // FileNotFoundError, PermissionError, IsADirectoryError, ... by the errno.
+  if (const auto err = status.GetPayload(kErrnoPayload)) {
+    const int code = std::atoi(std::string(*err).c_str());
+    const auto path = status.GetPayload(kPathPayload);
+    py::object filename = path ? py::object(py::str(std::string(*path))) : py::none();
+    PyErr_SetObject(PyExc_OSError,
+                    py::make_tuple(code, std::string(std::strerror(code)), filename).ptr());
+    throw py::error_already_set();
+  }
   PyObject* type = PyExc_RuntimeError;
   switch (status.code()) {
     case absl::StatusCode::kNotFound:

@@ -151,11 +151,11 @@ TEST(ApiTest, BatchStreamAndFileEncodingEqualEncode) {
                }).ok());
   EXPECT_EQ(from_sink, all);
 
-  ASSERT_TRUE(t->DecodeFile(dir.File("ids.u16"), IdType::kUint16, dir.File("back.txt")).ok());
+  ASSERT_TRUE(t->DecodeFile(dir.File("ids.u16"), {}, dir.File("back.txt")).ok());
   EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File("back.txt")), docs[0] + docs[1] + docs[2]);
   // A file that cannot hold whole ids is refused before anything is written.
   internal::testing::WriteFile(dir.File("odd.u16"), "abc");
-  EXPECT_EQ(t->DecodeFile(dir.File("odd.u16"), IdType::kUint16, dir.File("odd.txt")).code(),
+  EXPECT_EQ(t->DecodeFile(dir.File("odd.u16"), {IdType::kUint16}, dir.File("odd.txt")).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_FALSE(std::ifstream(dir.File("odd.txt")).good());
 }

@@ -19,7 +19,9 @@
 //
 // Errors come back as absl::Status: kNotFound for a missing file (the message names it),
 // kInvalidArgument for bad arguments and malformed files (file and line or byte offset),
-// kCancelled when a `cancel` flag stopped the work. Results never depend on the number of
+// kDataLoss for an input that changed while it was read, kCancelled when a `cancel` flag
+// stopped the work. A failed file-system call also carries the errno and the path as payloads
+// (kErrnoPayload, kPathPayload: decimal text and bytes). Results never depend on the number of
 // threads or the chunk size.
 #ifndef BPEFORGE_BPEFORGE_H_
 #define BPEFORGE_BPEFORGE_H_
@@ -44,6 +46,9 @@
 #define BPEFORGE_API __attribute__((visibility("default")))
 
 namespace bpeforge {
+
+inline constexpr absl::string_view kErrnoPayload = "bpeforge.errno";
+inline constexpr absl::string_view kPathPayload = "bpeforge.path";
 
 // ---------------------------------------------------------------------------------------------
 // Names
@@ -144,6 +149,12 @@ struct EncodeFilesOptions {
   const std::atomic<bool>* cancel = nullptr;  // as in TrainOptions
 };
 
+struct DecodeFileOptions {
+  // The ids' type; unset: the sidecar's (IDS.json), else uint32.
+  std::optional<IdType> id_type;
+  const std::atomic<bool>* cancel = nullptr;  // as in TrainOptions
+};
+
 struct EncodeFilesStats {
   uint64_t bytes = 0;
   uint64_t tokens = 0;
@@ -183,7 +194,9 @@ class BPEFORGE_API Tokenizer {
   std::vector<std::vector<TokenId>> EncodeBatch(absl::Span<const absl::string_view> texts,
                                                 int threads = 0) const;
   // Encodes the files one after another into one flat little-endian array of
-  // options.id_type written to `output` (whole or not at all). No token spans two files.
+  // options.id_type written to `output` (whole or not at all; never over an input). No token
+  // spans two files. A sidecar `output`.json records the id type, the count and the
+  // tokenizer's fingerprint, so that DecodeFile can refuse a mismatch.
   absl::StatusOr<EncodeFilesStats> EncodeFile(const std::vector<std::string>& inputs,
                                               const std::string& output,
                                               const EncodeFilesOptions& options = {}) const;
@@ -198,12 +211,16 @@ class BPEFORGE_API Tokenizer {
   // DecodeBytes with ill-formed UTF-8 replaced by U+FFFD (Python's errors="replace").
   absl::StatusOr<std::string> Decode(absl::Span<const TokenId> ids) const;
   // Decodes an id file written by EncodeFile, checking every id before the first byte goes
-  // to `sink`.
-  absl::Status DecodeFile(const std::string& ids_path, IdType id_type,
+  // to `sink`. When the sidecar IDS.json is there, the file must match it (id type, count,
+  // tokenizer fingerprint).
+  absl::Status DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                           absl::FunctionRef<absl::Status(absl::string_view)> sink) const;
-  // As above, into `output` (whole or not at all).
-  absl::Status DecodeFile(const std::string& ids_path, IdType id_type,
+  // As above, into `output` (whole or not at all; never the ids file itself).
+  absl::Status DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                           const std::string& output) const;
+  // A fingerprint of what decoding depends on (id -> bytes, special tokens, pattern), as
+  // EncodeFile records it in the sidecar: "fnv1a64:<16 hex digits>".
+  std::string Fingerprint() const;
 
   // The bytes of one id, or nullopt if no token has it.
   std::optional<absl::string_view> TokenBytes(TokenId id) const;

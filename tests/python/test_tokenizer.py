@@ -1,5 +1,6 @@
 """Tokenizer: round trips, special tokens, save/load, batch and numpy encoding, docstrings."""
 
+import json
 import random
 
 import numpy as np
@@ -182,7 +183,10 @@ def test_encode_file_reads_back(gpt2_tokenizer, cs336, tmp_path):
     expected = [i for n in names for i in gpt2_tokenizer.encode((cs336 / n).read_bytes().decode("utf-8"))]
     assert count == len(expected)
     assert np.memmap(out, dtype="uint16", mode="r").tolist() == expected
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ids.bin"]
+    # Beside the ids, the sidecar that lets decode check the id type, count and tokenizer.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ids.bin", "ids.bin.json"]
+    sidecar = json.loads((tmp_path / "ids.bin.json").read_text())
+    assert (sidecar["dtype"], sidecar["count"]) == ("uint16", count)
 
 
 def test_properties_and_token_bytes(gpt2_tokenizer):

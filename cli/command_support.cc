@@ -1,0 +1,106 @@
+#include "cli/command_support.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace bpeforge::cli {
+namespace {
+
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+
+void OnStopSignal(int signal) {
+  stop_signal.store(signal);
+  stop_requested.store(true);
+}
+
+absl::Status NotWritable(absl::string_view flag, const std::string& path, absl::string_view why) {
+  return absl::PermissionDeniedError(absl::StrCat(flag, " ", path, ": ", why));
+}
+
+}  // namespace
+
+absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag,
+                                      uint64_t min, uint64_t max) {
+  uint64_t value = 0;
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      std::all_of(text.begin(), text.end(), absl::ascii_isdigit);
+  if (!digits || !absl::SimpleAtoi(text, &value) || value < min || value > max) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, " must be a decimal integer from ", min,
+                                                   " to ", max, ", not \"", text, "\""));
+  }
+  return value;
+}
+
+absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag) {
+  if (dir.empty()) return absl::InvalidArgumentError(absl::StrCat(flag, " is empty"));
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(dir, ec);
+  while (!p.empty() && !std::filesystem::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
+  if (!std::filesystem::is_directory(p, ec)) {
+    return NotWritable(flag, dir, absl::StrCat(p.string(), " is not a directory"));
+  }
+  if (access(p.c_str(), W_OK | X_OK) != 0) {
+    return NotWritable(flag, dir, absl::StrCat("cannot write in ", p.string(), ": ",
+                                               std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) {
+  if (path.empty()) return absl::InvalidArgumentError(absl::StrCat(flag, " is empty"));
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return NotWritable(flag, path, "is a directory");
+  std::filesystem::path parent = std::filesystem::absolute(path, ec).parent_path();
+  if (!std::filesystem::is_directory(parent, ec)) {
+    return NotWritable(flag, path, absl::StrCat("no directory ", parent.string()));
+  }
+  if (access(parent.c_str(), W_OK | X_OK) != 0) {
+    return NotWritable(flag, path, absl::StrCat("cannot write in ", parent.string(), ": ",
+                                                std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+const std::atomic<bool>* InstallStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  action.sa_flags = SA_RESETHAND;  // a second signal takes the default action: the end
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  return &stop_requested;
+}
+
+int StopSignal() { return stop_signal.load(); }
+
+int Fail(absl::string_view command, const absl::Status& status) {
+  if (const int signal = StopSignal(); signal != 0 && absl::IsCancelled(status)) {
+    std::fprintf(stderr, "bpeforge %.*s: stopped by %s; nothing was written\n",
+                 static_cast<int>(command.size()), command.data(),
+                 signal == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + signal;
+  }
+  std::fprintf(stderr, "bpeforge %.*s: error: %.*s\n", static_cast<int>(command.size()),
+               command.data(), static_cast<int>(status.message().size()),
+               status.message().data());
+  return 1;
+}
+
+uint64_t PeakRssBytes() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+}  // namespace bpeforge::cli

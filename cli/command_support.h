@@ -1,0 +1,40 @@
+// What every subcommand needs besides the library: strict numbers, checking destinations
+// before the work starts, stopping cleanly on SIGINT/SIGTERM, and one-line errors.
+#ifndef BPEFORGE_CLI_COMMAND_SUPPORT_H_
+#define BPEFORGE_CLI_COMMAND_SUPPORT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace bpeforge::cli {
+
+// `text` as a decimal integer in [min, max] (no sign, no hex, no spaces), or an error that
+// names the flag and the range.
+absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag,
+                                      uint64_t min, uint64_t max);
+
+// An error unless `dir` is, or can be created as, a writable directory.
+absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);
+// An error unless a file can be written (by rename) at `path`.
+absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
+
+// After InstallStopSignals, the first SIGINT or SIGTERM sets the returned flag (which the
+// library's long calls poll as their `cancel`); a second one ends the process at once.
+const std::atomic<bool>* InstallStopSignals();
+int StopSignal();  // the signal that set the flag, or 0
+
+// Prints "bpeforge COMMAND: error: MESSAGE" (or, after a stop signal, that the command was
+// stopped and wrote nothing) and returns the exit status: 1, or 128 + the signal.
+int Fail(absl::string_view command, const absl::Status& status);
+
+// Peak resident set size of this process so far, in bytes.
+uint64_t PeakRssBytes();
+
+}  // namespace bpeforge::cli
+
+#endif  // BPEFORGE_CLI_COMMAND_SUPPORT_H_
