@@ -22,8 +22,6 @@ absl::StatusOr<IdType> ParseIdType(absl::string_view name) {
   return absl::InvalidArgumentError(
       absl::StrCat("unknown id type \"", name, "\" (expected uint16 or uint32)"));
 }
-absl::string_view IdTypeName(IdType type) {
-  return type == IdType::kUint16 ? "uint16" : "uint32";
-}
+absl::string_view IdTypeName(IdType type) { return type == IdType::kUint16 ? "uint16" : "uint32"; }
 
 }  // namespace bpeforge

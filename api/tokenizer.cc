@@ -1,11 +1,14 @@
 // The public Tokenizer and StreamEncoder: loading, encoding, decoding, on core's tokenizer and
 // the parallel encoder.
+#include "core/tokenizer.h"
+
+#include <sys/stat.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include <sys/stat.h>
-
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <utility>
@@ -21,7 +24,6 @@
 #include "core/id_array.h"
 #include "core/manifest.h"
 #include "core/tiktoken_files.h"
-#include "core/tokenizer.h"
 #include "core/utf8.h"
 #include "core/vocab.h"
 #include "parallel/mapped_file.h"
@@ -68,8 +70,8 @@ bool SameFile(const std::string& a, const std::string& b) {
 absl::Status CheckNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs) {
     if (SameFile(output, input)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the output ", output, " is the input ", input, "; refusing to overwrite it"));
+      return absl::InvalidArgumentError(absl::StrCat("the output ", output, " is the input ", input,
+                                                     "; refusing to overwrite it"));
     }
   }
   return absl::OkStatus();
@@ -86,16 +88,15 @@ BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
   for (size_t id = 0; id < t.id_limit(); ++id) {
     if (auto bytes = t.TokenBytes(static_cast<TokenId>(id))) model.vocab[id] = std::string(*bytes);
   }
-  model.layout =
-      internal::BuildVocab(model.special_tokens, merges, IdLayout::kHf) == model.vocab
-          ? IdLayout::kHf
-          : IdLayout::kBytesFirst;
+  model.layout = internal::BuildVocab(model.special_tokens, merges, IdLayout::kHf) == model.vocab
+                     ? IdLayout::kHf
+                     : IdLayout::kBytesFirst;
   return model;
 }
 
 absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
-                                                       const std::vector<std::string>& specials,
-                                                       Pattern pattern) {
+                                                 const std::vector<std::string>& specials,
+                                                 Pattern pattern) {
   if (absl::Status s = CheckSpecialTokens(specials); !s.ok()) return s;
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::Create(vocab, merges, specials, pattern);
@@ -106,9 +107,9 @@ absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merge
 }
 
 absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_path,
-                                                           const std::string& merges_path,
-                                                           const std::vector<std::string>& specials,
-                                                           Pattern pattern) {
+                                                     const std::string& merges_path,
+                                                     const std::vector<std::string>& specials,
+                                                     Pattern pattern) {
   absl::StatusOr<Vocab> vocab = internal::ReadVocabJson(vocab_path);
   if (!vocab.ok()) return vocab.status();
   absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
@@ -118,18 +119,44 @@ absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_pa
   return state;
 }
 
+// A directory's vocab.json must say what its manifest and merges.txt say, so that a damaged
+// directory, or one whose files come from different runs (an interrupted save), is refused
+// rather than used.
+absl::Status CheckVocabJson(const std::string& vocab_path, const Vocab& expected) {
+  auto entries = internal::ReadVocabJsonEntries(vocab_path);
+  if (!entries.ok()) return entries.status();
+  absl::flat_hash_map<absl::string_view, TokenId> distinct;
+  for (size_t id = 0; id < expected.size(); ++id) {
+    distinct.try_emplace(expected[id], static_cast<TokenId>(id));
+  }
+  auto mismatch = [&](const std::string& why) {
+    return absl::InvalidArgumentError(absl::StrCat(vocab_path, " does not match merges.txt and ",
+                                                   internal::kManifestFile, " beside it (", why,
+                                                   "); were they written by different runs?"));
+  };
+  for (const auto& [bytes, id] : *entries) {
+    if (id >= expected.size() || expected[id] != bytes) {
+      return mismatch(absl::StrCat("token \"", absl::CHexEscape(bytes), "\" has id ", id));
+    }
+  }
+  if (entries->size() != distinct.size()) {
+    return mismatch(absl::StrCat(entries->size(), " tokens instead of ", distinct.size()));
+  }
+  return absl::OkStatus();
+}
+
 // A trained directory: the manifest gives pattern, special tokens and id layout, and the
 // vocab follows from them and merges.txt (so repeated merge results keep their own ids),
 // unless the manifest says the ids are vocab.json's.
 absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
-                                                            const LoadOptions& options) {
+                                                      const LoadOptions& options) {
   const std::string manifest_path = absl::StrCat(dir, "/", internal::kManifestFile);
   absl::StatusOr<internal::Manifest> manifest = internal::ReadManifest(manifest_path);
   if (!manifest.ok()) return manifest.status();
   if (options.pattern.has_value() && *options.pattern != manifest->pattern) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "pattern ", internal::PatternName(*options.pattern), " differs from ",
-        internal::PatternName(manifest->pattern), " in ", manifest_path));
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern ", internal::PatternName(*options.pattern), " differs from ",
+                     internal::PatternName(manifest->pattern), " in ", manifest_path));
   }
   std::vector<std::string> specials = manifest->special_tokens;
   specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
@@ -146,13 +173,14 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
         absl::StrCat(merges_path, ": ", merges->size(), " merges give a vocab of ", vocab.size(),
                      ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
   }
+  if (absl::Status s = CheckVocabJson(vocab_path, vocab); !s.ok()) return s;
   auto state = FromVocab(vocab, *merges, specials, manifest->pattern);
   if (!state.ok()) return Prefixed(dir, state.status());
   return state;
 }
 
 absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
-                                                          const LoadOptions& options) {
+                                                    const LoadOptions& options) {
   absl::StatusOr<internal::Ranks> ranks = internal::ReadTiktokenRanks(path);
   if (!ranks.ok()) return ranks.status();
   absl::flat_hash_map<std::string, TokenId> known;
@@ -175,14 +203,19 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
 
 absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
   if (type == IdType::kUint16 && t.id_limit() > 65536) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the vocabulary has ids up to %d, which do not fit in uint16; use uint32",
-        t.id_limit() - 1));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the vocabulary has ids up to %d, which do not fit in uint16; use uint32",
+                        t.id_limit() - 1));
   }
   return absl::OkStatus();
 }
 
-int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::automatic; }
+// As in training: all hardware threads by default, and never more (oneTBB would not start
+// them, and would say so on stderr).
+int ArenaThreads(int threads) {
+  const int hardware = tbb::info::default_concurrency();
+  return threads > 0 ? std::min(threads, hardware) : hardware;
+}
 
 }  // namespace
 
@@ -313,8 +346,8 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
   if (!stats.ok()) return stats.status();
   // Both files complete before either is renamed; the ids first, so that a crash in between
   // leaves new ids beside an old sidecar, whose count then gives it away.
-  if (absl::Status s = sidecar.Write(internal::FormatIdsSidecar(
-          {options.id_type, stats->tokens, Fingerprint()}));
+  if (absl::Status s = sidecar.Write(
+          internal::FormatIdsSidecar({options.id_type, stats->tokens, Fingerprint()}));
       !s.ok()) {
     return s;
   }
@@ -337,8 +370,7 @@ absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) con
 
 absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                                    absl::FunctionRef<absl::Status(absl::string_view)> sink) const {
-  absl::StatusOr<std::optional<internal::IdsSidecar>> sidecar =
-      internal::ReadIdsSidecar(ids_path);
+  absl::StatusOr<std::optional<internal::IdsSidecar>> sidecar = internal::ReadIdsSidecar(ids_path);
   if (!sidecar.ok()) return sidecar.status();
   const std::string sidecar_path = internal::IdsSidecarPath(ids_path);
   IdType id_type = options.id_type.value_or(IdType::kUint32);
@@ -350,9 +382,9 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
                                                      IdTypeName(*options.id_type)));
     }
     if (meta.fingerprint != Fingerprint()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
-          meta.fingerprint, ", this one is ", Fingerprint(), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
+                       meta.fingerprint, ", this one is ", Fingerprint(), ")"));
     }
     id_type = meta.type;
   }

@@ -1,4 +1,6 @@
 // Training and saving, on the parallel trainer.
+#include "parallel/train.h"
+
 #include <utility>
 
 #include "bpeforge/bpeforge.h"
@@ -7,7 +9,6 @@
 #include "core/manifest.h"
 #include "core/vocab.h"
 #include "parallel/parallel_count.h"
-#include "parallel/train.h"
 
 namespace bpeforge {
 namespace {
@@ -33,8 +34,14 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
   out.model.pattern = options.pattern;
   out.model.layout = options.layout;
   const internal::TrainStats& s = result.stats;
-  out.stats = {s.bytes,         s.pretokens,     s.distinct_pretokens, s.merges,
-               s.pretokenize_seconds, s.merge_seconds, s.total_seconds,      s.threads};
+  out.stats = {s.bytes,
+               s.pretokens,
+               s.distinct_pretokens,
+               s.merges,
+               s.pretokenize_seconds,
+               s.merge_seconds,
+               s.total_seconds,
+               s.threads};
   return out;
 }
 
@@ -51,8 +58,8 @@ absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
 
 absl::StatusOr<PreTokenCounts> CountPreTokens(const std::vector<std::string>& inputs,
                                               const TrainOptions& options) {
-  if (absl::Status s = internal::ValidateTrainerConfig({256 + options.special_tokens.size(),
-                                                        options.special_tokens, options.layout});
+  if (absl::Status s = internal::ValidateTrainerConfig(
+          {256 + options.special_tokens.size(), options.special_tokens, options.layout});
       !s.ok()) {
     return s;
   }

@@ -30,8 +30,8 @@ absl::Status NotWritable(absl::string_view flag, const std::string& path, absl::
 
 }  // namespace
 
-absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag,
-                                      uint64_t min, uint64_t max) {
+absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag, uint64_t min,
+                                      uint64_t max) {
   uint64_t value = 0;
   const bool digits = !text.empty() && text.size() <= 20 &&
                       std::all_of(text.begin(), text.end(), absl::ascii_isdigit);
@@ -51,8 +51,8 @@ absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag) {
     return NotWritable(flag, dir, absl::StrCat(p.string(), " is not a directory"));
   }
   if (access(p.c_str(), W_OK | X_OK) != 0) {
-    return NotWritable(flag, dir, absl::StrCat("cannot write in ", p.string(), ": ",
-                                               std::strerror(errno)));
+    return NotWritable(flag, dir,
+                       absl::StrCat("cannot write in ", p.string(), ": ", std::strerror(errno)));
   }
   return absl::OkStatus();
 }
@@ -66,8 +66,8 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) 
     return NotWritable(flag, path, absl::StrCat("no directory ", parent.string()));
   }
   if (access(parent.c_str(), W_OK | X_OK) != 0) {
-    return NotWritable(flag, path, absl::StrCat("cannot write in ", parent.string(), ": ",
-                                                std::strerror(errno)));
+    return NotWritable(
+        flag, path, absl::StrCat("cannot write in ", parent.string(), ": ", std::strerror(errno)));
   }
   return absl::OkStatus();
 }
@@ -92,8 +92,7 @@ int Fail(absl::string_view command, const absl::Status& status) {
     return 128 + signal;
   }
   std::fprintf(stderr, "bpeforge %.*s: error: %.*s\n", static_cast<int>(command.size()),
-               command.data(), static_cast<int>(status.message().size()),
-               status.message().data());
+               command.data(), static_cast<int>(status.message().size()), status.message().data());
   return 1;
 }
 

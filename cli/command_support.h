@@ -15,8 +15,8 @@ namespace bpeforge::cli {
 
 // `text` as a decimal integer in [min, max] (no sign, no hex, no spaces), or an error that
 // names the flag and the range.
-absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag,
-                                      uint64_t min, uint64_t max);
+absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag, uint64_t min,
+                                      uint64_t max);
 
 // An error unless `dir` is, or can be created as, a writable directory.
 absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);

@@ -35,8 +35,8 @@ int RunEncode(const EncodeArgs& args) {
   if (!id_type.ok()) return Fail(id_type.status());
   absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
   if (!threads.ok()) return Fail(threads.status());
-  absl::StatusOr<uint64_t> chunk = ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1,
-                                                uint64_t{1} << 40);
+  absl::StatusOr<uint64_t> chunk =
+      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
 

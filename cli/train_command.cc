@@ -69,13 +69,13 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested
 int RunTrain(const TrainArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   TrainOptions options;
-  absl::StatusOr<uint64_t> vocab_size = ParseDecimal(args.vocab_size, "--vocab-size", 1,
-                                                     kMaxVocabSize);
+  absl::StatusOr<uint64_t> vocab_size =
+      ParseDecimal(args.vocab_size, "--vocab-size", 1, kMaxVocabSize);
   if (!vocab_size.ok()) return Fail(vocab_size.status());
   absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, kMaxThreads);
   if (!threads.ok()) return Fail(threads.status());
-  absl::StatusOr<uint64_t> chunk = ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1,
-                                                uint64_t{1} << 40);
+  absl::StatusOr<uint64_t> chunk =
+      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
   options.vocab_size = *vocab_size;
   options.threads = static_cast<int>(*threads);
@@ -128,8 +128,8 @@ int RunTrain(const TrainArgs& args) {
       s.pretokenize_seconds > 0 ? s.bytes / 1e6 / s.pretokenize_seconds : 0.0, peak / 1e6,
       args.out_dir.c_str());
   if (!args.stats_json.empty()) {
-    if (absl::Status st = WriteStatsJson(args.stats_json, StatsJson(s, peak, *vocab_size,
-                                                                     t.vocab.size()));
+    if (absl::Status st =
+            WriteStatsJson(args.stats_json, StatsJson(s, peak, *vocab_size, t.vocab.size()));
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",
@@ -156,8 +156,7 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
       ->required();
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); removed from the training text, never merged");
-  cmd->add_option("--threads", args->threads,
-                  "Worker threads (default 0: all hardware threads)")
+  cmd->add_option("--threads", args->threads, "Worker threads (default 0: all hardware threads)")
       ->capture_default_str();
   cmd->add_option("--layout", args->layout,
                   "Id layout: bytes-first (byte b = id b, then specials, then merges) or hf "

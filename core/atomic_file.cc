@@ -75,8 +75,7 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 
 absl::Status ReadFile(const std::string& path, std::string* contents) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return ErrnoError("cannot open", path);
+  if (fd < 0) return ErrnoError("cannot open", path);
   struct stat st;
   if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     close(fd);

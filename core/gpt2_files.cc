@@ -27,7 +27,8 @@ std::string FormatMergesTxt(const Merges& merges) {
   return out;
 }
 
-absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
+    const std::string& path) {
   std::string text;
   if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
   nlohmann::json json;
@@ -40,24 +41,38 @@ absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
   if (!json.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
   }
-  Vocab vocab(json.size());
-  std::vector<bool> seen(json.size(), false);
+  std::vector<std::pair<std::string, TokenId>> entries;
+  entries.reserve(json.size());
   for (const auto& [key, value] : json.items()) {
-    if (!value.is_number_unsigned() || value.get<uint64_t>() >= json.size()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": token ", nlohmann::json(key).dump(), " has id ", value.dump(),
-                       "; ids must be integers 0..", json.size() - 1));
-    }
-    const auto id = value.get<size_t>();
-    if (seen[id]) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": id ", id, " is used twice"));
+    if (!value.is_number_unsigned() || value.get<uint64_t>() >= UINT32_MAX) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": token ", nlohmann::json(key).dump(),
+                                                     " has id ", value.dump(),
+                                                     "; ids must be non-negative integers"));
     }
     absl::StatusOr<std::string> bytes = Gpt2ToBytes(key);
     if (!bytes.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": ", bytes.status().message()));
     }
+    entries.emplace_back(*std::move(bytes), value.get<TokenId>());
+  }
+  return entries;
+}
+
+absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
+  absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> entries = ReadVocabJsonEntries(path);
+  if (!entries.ok()) return entries.status();
+  Vocab vocab(entries->size());
+  std::vector<bool> seen(entries->size(), false);
+  for (auto& [bytes, id] : *entries) {
+    if (id >= entries->size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": id ", id, " is out of range; ids must be 0..", entries->size() - 1));
+    }
+    if (seen[id]) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": id ", id, " is used twice"));
+    }
     seen[id] = true;
-    vocab[id] = *std::move(bytes);
+    vocab[id] = std::move(bytes);
   }
   return vocab;
 }

@@ -4,6 +4,8 @@
 #define BPEFORGE_CORE_GPT2_FILES_H_
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -19,6 +21,9 @@ std::string FormatMergesTxt(const Merges& merges);
 
 // Reads vocab.json. Ids must be distinct and dense (0..n-1). Errors name the file.
 absl::StatusOr<Vocab> ReadVocabJson(const std::string& path);
+// Reads vocab.json as it is: (token bytes, id) per key; a key written twice counts once.
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
+    const std::string& path);
 // Reads merges.txt; a leading "#version" line is skipped. Errors name the file and line.
 absl::StatusOr<Merges> ReadMergesTxt(const std::string& path);
 

@@ -1,10 +1,11 @@
+#include "core/id_array.h"
+
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "core/atomic_file.h"
-#include "core/id_array.h"
 
 namespace bpeforge::internal {
 

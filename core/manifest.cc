@@ -36,6 +36,12 @@ absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": ", pattern.status().message()));
     m.pattern = *pattern;
     m.special_tokens = j.at("special_tokens").get<std::vector<std::string>>();
+    for (size_t i = 0; i < m.special_tokens.size(); ++i) {
+      if (m.special_tokens[i].empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ": special token ", i + 1, " is empty"));
+      }
+    }
     const std::string layout_name = j.at("layout").get<std::string>();
     if (layout_name == kVocabFile) {
       m.ids_from_vocab_json = true;

@@ -21,8 +21,7 @@ namespace bpeforge::internal {
 // merges so far are returned; callers tell this from a finished run by the flag).
 Merges LearnMerges(WordTable& words, size_t max_merges,
                    const std::function<void(size_t)>& progress = nullptr,
-                   const Parallelism& parallelism = {},
-                   const std::atomic<bool>* cancel = nullptr);
+                   const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace bpeforge::internal
 

@@ -12,6 +12,7 @@ namespace bpeforge::internal {
 
 absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_view name) {
   Ranks ranks;
+  std::vector<size_t> lines;  // the line of each rank, for errors
   size_t line_no = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     ++line_no;
@@ -23,8 +24,11 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
     std::vector<absl::string_view> fields = absl::StrSplit(line, ' ');
     if (fields.size() != 2) return error("expected \"<base64 token> <rank>\"");
     std::string bytes;
-    // Base64Unescape also accepts web-safe and unpadded input; tiktoken writes standard.
-    if (fields[0].empty() || !absl::Base64Unescape(fields[0], &bytes) || bytes.empty()) {
+    // tiktoken writes standard base64; the web-safe alphabet is accepted too.
+    if (fields[0].empty() ||
+        !(absl::Base64Unescape(fields[0], &bytes) ||
+          absl::WebSafeBase64Unescape(fields[0], &bytes)) ||
+        bytes.empty()) {
       return error(absl::StrCat("invalid base64 token \"", fields[0], "\""));
     }
     uint32_t rank = 0;
@@ -33,6 +37,17 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
       return error(absl::StrCat("invalid rank \"", fields[1], "\""));
     }
     ranks.emplace_back(std::move(bytes), rank);
+    lines.push_back(line_no);
+  }
+  // Ranks are ids, and the decoder is sized by the largest: they must be exactly 0..n-1
+  // (distinct ranks below n leave no gap). A far-off rank would cost gigabytes, a gap a
+  // silently missing token.
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (ranks[i].second >= ranks.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ":", lines[i], ": rank ", ranks[i].second, " is out of range: the ", ranks.size(),
+          " tokens of a rank file have the ranks 0..", ranks.size() - 1, ", each once"));
+    }
   }
   return ranks;
 }

@@ -20,6 +20,8 @@ constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
 constexpr size_t kLongPiece = 64;
 // Only pre-tokens up to this size are cached, so the cache's memory stays bounded.
 constexpr size_t kMaxCachedPiece = 64;
+// How far past the vocabulary a special token's given id may lie.
+constexpr size_t kMaxSpecialIdGap = 1024;
 
 uint64_t NextSerial() {
   static std::atomic<uint64_t> serial{0};
@@ -119,11 +121,19 @@ absl::StatusOr<Tokenizer> Tokenizer::FromRanks(
 absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
                                             const std::vector<SpecialToken>& specials) {
   absl::flat_hash_map<std::string, TokenId> ids;
+  // Given ids may leave a gap after the vocabulary (tiktoken's cl100k_base does), but a small
+  // one: the decoder is sized by the largest id.
+  const size_t id_bound = t.decoder_.size() + specials.size() + kMaxSpecialIdGap;
   for (const SpecialToken& s : specials) {
     if (s.text.empty()) return absl::InvalidArgumentError("a special token is empty");
     if (ids.contains(s.text)) continue;
     TokenId id = s.id.has_value() ? *s.id : static_cast<TokenId>(t.decoder_.size());
-    if (id == kNoRank) return absl::InvalidArgumentError("special token id too large");
+    if (id >= id_bound) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "special token \"", absl::CHexEscape(s.text), "\" has id ", id,
+          "; special token ids must be below ", id_bound, " (the vocabulary's ", t.decoder_.size(),
+          " ids + ", specials.size(), " special tokens + ", kMaxSpecialIdGap, ")"));
+    }
     if (id >= t.decoder_.size()) t.decoder_.resize(size_t{id} + 1);
     if (!t.decoder_[id].empty() && t.decoder_[id] != s.text) {
       return absl::InvalidArgumentError(absl::StrCat("special token \"", absl::CHexEscape(s.text),

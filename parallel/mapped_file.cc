@@ -158,9 +158,9 @@ absl::Status MappedFile::CheckUnchanged() const {
   struct stat st;
   const bool faulted = guard_slot_ >= 0 && guard_slots[guard_slot_].faulted.load();
   if (faulted || fstat(fd_, &st) != 0 || static_cast<size_t>(st.st_size) != size_) {
-    return absl::DataLossError(absl::StrCat(
-        path_, " changed size while it was read (", size_, " bytes when opened",
-        faulted ? ", fewer when read" : "", "); nothing was written from it"));
+    return absl::DataLossError(
+        absl::StrCat(path_, " changed size while it was read (", size_, " bytes when opened",
+                     faulted ? ", fewer when read" : "", "); nothing was written from it"));
   }
   return absl::OkStatus();
 }

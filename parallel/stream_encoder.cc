@@ -16,8 +16,7 @@ constexpr size_t kKeepBytes = 64;
 
 }  // namespace
 
-StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t max_pending,
-                             size_t cache_entries)
+StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t max_pending, size_t cache_entries)
     : tokenizer_(tokenizer), max_pending_(std::max<size_t>(max_pending, 1)), cache_(cache_entries) {
   for (const std::string& s : tokenizer.special_tokens().tokens()) {
     max_special_ = std::max(max_special_, s.size());

@@ -20,7 +20,8 @@ double SecondsSince(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 int ThreadsToUse(int requested) {
-  return requested > 0 ? std::min(requested, tbb::info::default_concurrency() * 4)
+  // Never more than the hardware has: oneTBB would not start them anyway.
+  return requested > 0 ? std::min(requested, tbb::info::default_concurrency())
                        : tbb::info::default_concurrency();
 }
 

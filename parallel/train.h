@@ -46,7 +46,7 @@ struct TrainResult {
   TrainStats stats;
 };
 
-// Counts the inputs' pre-tokens and learns merges. At most 4x the hardware threads are used,
+// Counts the inputs' pre-tokens and learns merges on at most the hardware's threads;
 // stats.threads says how many.
 absl::StatusOr<TrainResult> Train(const TrainOptions& options);
 

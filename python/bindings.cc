@@ -281,8 +281,8 @@ py::array ToNumpy(const std::vector<TokenId>& ids) {
 }  // namespace
 }  // namespace bpeforge::python
 
-using namespace bpeforge;            // NOLINT: the module body names the API's types
-using namespace bpeforge::python;    // NOLINT
+using namespace bpeforge;          // NOLINT: the module body names the API's types
+using namespace bpeforge::python;  // NOLINT
 
 PYBIND11_MODULE(_bpeforge, m) {
   m.doc() = "bpeforge's C++ core; use the bpeforge package, not this module.";
@@ -303,15 +303,15 @@ PYBIND11_MODULE(_bpeforge, m) {
                     if (pattern) options.pattern = PatternOf(*pattern);
                     return Unwrap(Tokenizer::Load(path, options));
                   })
-      .def_static("load_gpt2",
-                  [](const std::string& vocab, const std::string& merges,
-                     const std::vector<std::string>& specials,
-                     const std::optional<std::string>& pattern) {
-                    LoadOptions options;
-                    options.special_tokens = specials;
-                    if (pattern) options.pattern = PatternOf(*pattern);
-                    return Unwrap(Tokenizer::LoadGpt2(vocab, merges, options));
-                  })
+      .def_static(
+          "load_gpt2",
+          [](const std::string& vocab, const std::string& merges,
+             const std::vector<std::string>& specials, const std::optional<std::string>& pattern) {
+            LoadOptions options;
+            options.special_tokens = specials;
+            if (pattern) options.pattern = PatternOf(*pattern);
+            return Unwrap(Tokenizer::LoadGpt2(vocab, merges, options));
+          })
       .def("save", [](const Tokenizer& t, const std::string& dir) { Check(t.Save(dir)); })
       .def("encode",
            [](const Tokenizer& t, const py::str& text) {
@@ -395,11 +395,11 @@ PYBIND11_MODULE(_bpeforge, m) {
              if (!bytes) return std::nullopt;
              return py::bytes(bytes->data(), bytes->size());
            })
-      .def("special_token_id", [](const Tokenizer& t,
-                                  const std::string& token) { return t.SpecialTokenId(token); })
+      .def("special_token_id",
+           [](const Tokenizer& t, const std::string& token) { return t.SpecialTokenId(token); })
       .def_property_readonly("id_limit", &Tokenizer::id_limit)
-      .def_property_readonly("pattern",
-                             [](const Tokenizer& t) { return std::string(PatternName(t.pattern())); })
+      .def_property_readonly(
+          "pattern", [](const Tokenizer& t) { return std::string(PatternName(t.pattern())); })
       .def_property_readonly("special_tokens", &Tokenizer::special_tokens)
       .def("vocab",
            [](const Tokenizer& t) {

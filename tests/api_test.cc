@@ -1,8 +1,6 @@
 // The public C++ API (include/bpeforge/bpeforge.h), as a library user calls it: training
 // against the slow reference, counts reused for another vocab size, save and load, encoding
 // in memory, in batches, streamed and from files, cancellation, and errors.
-#include "bpeforge/bpeforge.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bpeforge/bpeforge.h"
 #include "tests/reference_trainer.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"

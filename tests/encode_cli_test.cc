@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/escaping.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
@@ -156,8 +157,15 @@ TEST(EncodeCliErrors, Uint16RefusesLargeIds) {
   TempDir dir;
   const std::string input = dir.File("in.txt"), out = dir.File("out.bin");
   WriteFile(input, "hi <|big|>\n");
-  WriteFile(dir.File("r.tiktoken"), ByteRanks());
-  WriteFile(dir.File("ids.json"), "{\"special_tokens\": {\"<|big|>\": 70000}}");
+  // The 256 bytes and 65,500 three-byte tokens that no merge can reach (there are no two-byte
+  // tokens), so ids go past 65535 while text still encodes byte by byte.
+  std::string ranks = ByteRanks();
+  for (int k = 0; k < 65500; ++k) {
+    const char token[3] = {static_cast<char>(k >> 8), static_cast<char>(k & 255), 1};
+    ranks += absl::Base64Escape(absl::string_view(token, 3)) + " " + std::to_string(256 + k) + "\n";
+  }
+  WriteFile(dir.File("r.tiktoken"), ranks);
+  WriteFile(dir.File("ids.json"), "{\"special_tokens\": {\"<|big|>\": 66000}}");
   const std::string tok = "--ranks '" + dir.File("r.tiktoken") + "' --special-ids '" +
                           dir.File("ids.json") + "' --special-token '<|big|>' ";
   CommandResult r =
@@ -167,8 +175,8 @@ TEST(EncodeCliErrors, Uint16RefusesLargeIds) {
   r = RunCli("encode " + tok + "'" + input + "' --output '" + out + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string ids = ReadFileOrDie(out);
-  ASSERT_EQ(ids.size(), 4u * 5);  // h i ' ' <|big|> '\n'
-  EXPECT_EQ(ids.substr(12, 4), std::string("\x70\x11\x01\x00", 4));
+  ASSERT_EQ(ids.size(), 4u * 5);                                     // h i ' ' <|big|> '\n'
+  EXPECT_EQ(ids.substr(12, 4), std::string("\xD0\x01\x01\x00", 4));  // 66000
   r = RunCli("decode " + tok + "'" + out + "'");
   EXPECT_EQ(r.out, "hi <|big|>\n");
 }

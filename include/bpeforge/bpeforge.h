@@ -83,8 +83,8 @@ struct TrainOptions {
 
 // What training learns: everything a tokenizer needs.
 struct BpeModel {
-  Vocab vocab;    // id -> bytes, in `layout`
-  Merges merges;  // creation order
+  Vocab vocab;                              // id -> bytes, in `layout`
+  Merges merges;                            // creation order
   std::vector<std::string> special_tokens;  // distinct, in given order
   Pattern pattern = Pattern::kGpt2;
   IdLayout layout = IdLayout::kBytesFirst;
@@ -141,8 +141,8 @@ struct LoadOptions {
 };
 
 struct EncodeFilesOptions {
-  int threads = 0;               // 0: all hardware threads
-  size_t chunk_bytes = 1 << 20;  // the parallel work unit; ids do not depend on it
+  int threads = 0;                   // 0: all hardware threads
+  size_t chunk_bytes = 1 << 20;      // the parallel work unit; ids do not depend on it
   IdType id_type = IdType::kUint32;  // for EncodeFile's output
   // Called in order, from one thread at a time, after each chunk.
   std::function<void(uint64_t done_bytes, uint64_t total_bytes)> progress;
