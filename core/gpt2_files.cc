@@ -27,13 +27,11 @@ std::string FormatMergesTxt(const Merges& merges) {
   return out;
 }
 
-absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
-    const std::string& path) {
-  std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntries(
+    absl::string_view text, absl::string_view path) {
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(text);
+    json = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": not valid JSON at byte ", e.byte, ": ", e.what()));
@@ -58,6 +56,13 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntrie
   return entries;
 }
 
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
+    const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  return ParseVocabJsonEntries(text, path);
+}
+
 absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
   absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> entries = ReadVocabJsonEntries(path);
   if (!entries.ok()) return entries.status();
@@ -77,9 +82,7 @@ absl::StatusOr<Vocab> ReadVocabJson(const std::string& path) {
   return vocab;
 }
 
-absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
-  std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+absl::StatusOr<Merges> ParseMergesTxt(absl::string_view text, absl::string_view path) {
   Merges merges;
   size_t line_no = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
@@ -100,6 +103,12 @@ absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
     merges.emplace_back(*std::move(left), *std::move(right));
   }
   return merges;
+}
+
+absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  return ParseMergesTxt(text, path);
 }
 
 }  // namespace bpeforge::internal

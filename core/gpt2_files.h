@@ -24,8 +24,12 @@ absl::StatusOr<Vocab> ReadVocabJson(const std::string& path);
 // Reads vocab.json as it is: (token bytes, id) per key; a key written twice counts once.
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
     const std::string& path);
+// The same from text; errors name `path`.
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntries(
+    absl::string_view text, absl::string_view path);
 // Reads merges.txt; a leading "#version" line is skipped. Errors name the file and line.
 absl::StatusOr<Merges> ReadMergesTxt(const std::string& path);
+absl::StatusOr<Merges> ParseMergesTxt(absl::string_view text, absl::string_view path);
 
 }  // namespace bpeforge::internal
 

@@ -22,11 +22,9 @@ std::string FormatManifestJson(const Manifest& manifest) {
   return j.dump(2) + "\n";
 }
 
-absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
-  std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+absl::StatusOr<Manifest> ParseManifest(absl::string_view text, absl::string_view path) {
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end());
     if (j.value("format", "") != "bpeforge") {
       return absl::InvalidArgumentError(absl::StrCat(path, ": not a bpeforge manifest"));
     }
@@ -56,6 +54,12 @@ absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": malformed manifest: ", e.what()));
   }
+}
+
+absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  return ParseManifest(text, path);
 }
 
 }  // namespace bpeforge::internal

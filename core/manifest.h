@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/pretokenizer.h"
 #include "core/types.h"
 
@@ -28,6 +29,7 @@ struct Manifest {
 
 std::string FormatManifestJson(const Manifest& manifest);
 absl::StatusOr<Manifest> ReadManifest(const std::string& path);
+absl::StatusOr<Manifest> ParseManifest(absl::string_view text, absl::string_view path);
 
 }  // namespace bpeforge::internal
 

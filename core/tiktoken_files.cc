@@ -66,11 +66,10 @@ std::string FormatTiktokenRanks(const Ranks& ranks) {
   return out;
 }
 
-absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds(
-    const std::string& path) {
-  std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseSpecialTokenIds(
+    absl::string_view text, absl::string_view path) {
+  nlohmann::json json =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
   }
@@ -88,6 +87,13 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds
     ids.emplace_back(token, id.get<TokenId>());
   }
   return ids;
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds(
+    const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  return ParseSpecialTokenIds(text, path);
 }
 
 }  // namespace bpeforge::internal

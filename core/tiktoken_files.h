@@ -25,6 +25,8 @@ std::string FormatTiktokenRanks(const Ranks& ranks);
 // a plain {tok: id}. Errors name the file.
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds(
     const std::string& path);
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseSpecialTokenIds(
+    absl::string_view text, absl::string_view path);
 
 }  // namespace bpeforge::internal
 
