@@ -35,6 +35,8 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntri
   } catch (const nlohmann::json::parse_error& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": not valid JSON at byte ", e.byte, ": ", e.what()));
+  } catch (const nlohmann::json::exception& e) {  // a number out of range, say (found by fuzzing)
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not usable JSON: ", e.what()));
   }
   if (!json.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));

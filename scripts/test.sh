@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite: a Release build with -Werror (C++ tests, then the
 # Python tests against the module installed into .venv by pip), then the C++ tests under
-# ASan+UBSan and under TSan. `scripts/test.sh --quick` runs the Release build only.
+# ASan+UBSan and under TSan, then each fuzz target for 10 seconds. `scripts/test.sh --quick`
+# runs the Release build only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,4 +33,7 @@ if [ "${1:-}" != "--quick" ]; then
     run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF \
     -DTBB_DIR="$tbb_dir"
+  # Every libFuzzer target, briefly, from its seeds (scripts/fuzz.sh 600 for a long run).
+  echo "=== fuzz" >&2
+  scripts/fuzz.sh 10
 fi

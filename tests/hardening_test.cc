@@ -115,6 +115,8 @@ TEST_F(HardeningTest, Fault04And09_ADirectoryWhoseFilesDisagreeIsRefused) {
   ExpectCleanFailure(RunCli(Encode("--output '" + dir_.File("ids") + "'")), "does not match");
   WriteFile(tok_ + "/vocab.json", "garbage");
   ExpectCleanFailure(RunCli(Encode("--output '" + dir_.File("ids") + "'")), "vocab.json");
+  WriteFile(tok_ + "/vocab.json", "{\"a\": 4e912}");  // threw out of the parser (fuzzing)
+  ExpectCleanFailure(RunCli(Encode("--output '" + dir_.File("ids") + "'")), "vocab.json");
   std::filesystem::remove(tok_ + "/vocab.json");
   ExpectCleanFailure(RunCli(Encode("--output '" + dir_.File("ids") + "'")), "vocab.json");
   // The layout edited in the manifest changes every id: refused too.

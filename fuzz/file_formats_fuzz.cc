@@ -1,0 +1,65 @@
+// Every parser of files that come from outside: vocab.json, merges.txt, tiktoken rank files,
+// the manifest and special-token id JSON (the first byte picks one). Malformed input must give
+// an error, never a crash, a hang or a huge allocation; what parses is used to build a
+// tokenizer, which must then encode a text.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/gpt2_files.h"
+#include "core/manifest.h"
+#include "core/tiktoken_files.h"
+#include "core/tokenizer.h"
+#include "core/vocab.h"
+#include "fuzz/fuzz_util.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace bpeforge;            // NOLINT
+  using namespace bpeforge::internal;  // NOLINT
+  if (size == 0) return 0;
+  const absl::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const char* kSample = "Hello, world! <|endoftext|> 123 ünïcödé";
+  switch (data[0] % 5) {
+    case 0:
+      if (auto entries = ParseVocabJsonEntries(text, "vocab.json"); entries.ok()) {
+        bpeforge::Vocab vocab;
+        for (auto& [bytes, id] : *entries) {
+          if (id < 1 << 16) {
+            if (vocab.size() <= id) vocab.resize(id + 1);
+            vocab[id] = bytes;
+          }
+        }
+        if (auto t = Tokenizer::Create(vocab, {}, {"<|endoftext|>"}); t.ok()) t->Encode(kSample);
+      }
+      break;
+    case 1:
+      if (auto merges = ParseMergesTxt(text, "merges.txt"); merges.ok()) {
+        const bpeforge::Vocab vocab = BuildVocab({"<|endoftext|>"}, *merges, IdLayout::kHf);
+        if (auto t = Tokenizer::Create(vocab, *merges, {"<|endoftext|>"}); t.ok()) {
+          t->Encode(kSample);
+        }
+      }
+      break;
+    case 2:
+      if (auto ranks = ParseTiktokenRanks(text, "ranks.tiktoken"); ranks.ok()) {
+        if (auto t = Tokenizer::FromRanks(*ranks, {{"<|endoftext|>", std::nullopt}}); t.ok()) {
+          t->Encode(kSample);
+        }
+      }
+      break;
+    case 3:
+      ParseManifest(text, "bpeforge.json").IgnoreError();
+      break;
+    case 4:
+      if (auto ids = ParseSpecialTokenIds(text, "special.json"); ids.ok()) {
+        std::vector<SpecialToken> specials;
+        for (const auto& [token, id] : *ids) specials.push_back({token, id});
+        std::vector<std::pair<std::string, bpeforge::TokenId>> byte_ranks;
+        for (int b = 0; b < 256; ++b)
+          byte_ranks.emplace_back(std::string(1, static_cast<char>(b)), b);
+        if (auto t = Tokenizer::FromRanks(byte_ranks, specials); t.ok()) t->Encode(kSample);
+      }
+      break;
+  }
+  return 0;
+}
