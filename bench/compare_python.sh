@@ -6,8 +6,8 @@
 #
 #   train   bpeforge train INPUT --vocab-size 10000 vs python -c "bpeforge.train_bpe(...)"
 #   encode  bpeforge encode (uint16) vs Tokenizer.encode_file, with the GPT-2 vocabulary
-#   batch   Tokenizer.encode_batch over INPUT's documents, and Tokenizer.encode of the whole
-#           text, timed in-process (the call alone, text already in memory)
+#   batch   Tokenizer.encode_batch over INPUT's documents, Tokenizer.encode and encode_to_numpy
+#           of the whole text, timed in-process (the call alone, text already in memory)
 #   peer    tiktoken (npm, gpt2): its in-process encode time; ids compared by sha256
 #
 # INPUT defaults to data/stories-100M-seed1.txt (generated if missing). Needs the module in
@@ -75,7 +75,8 @@ text = open(path, encoding="utf-8").read()
 mb = len(text.encode()) / 1e6
 docs = text.split("<|endoftext|>")
 for name, call in [("encode_batch(docs, threads=2)", lambda: t.encode_batch(docs, threads=2)),
-                   ("encode(text)", lambda: t.encode(text))]:
+                   ("encode(text)", lambda: t.encode(text)),
+                   ("encode_to_numpy(text)", lambda: t.encode_to_numpy(text))]:
     times = []
     for _ in range(runs):
         start = time.perf_counter(); call(); times.append(time.perf_counter() - start)
