@@ -33,15 +33,7 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
   out.model.special_tokens = std::move(result.trained.special_tokens);
   out.model.pattern = options.pattern;
   out.model.layout = options.layout;
-  const internal::TrainStats& s = result.stats;
-  out.stats = {s.bytes,
-               s.pretokens,
-               s.distinct_pretokens,
-               s.merges,
-               s.pretokenize_seconds,
-               s.merge_seconds,
-               s.total_seconds,
-               s.threads};
+  out.stats = result.stats;
   return out;
 }
 

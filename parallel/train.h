@@ -30,17 +30,6 @@ struct TrainOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-struct TrainStats {
-  uint64_t bytes = 0;
-  uint64_t pretokens = 0;
-  uint64_t distinct_pretokens = 0;
-  uint64_t merges = 0;
-  double pretokenize_seconds = 0;
-  double merge_seconds = 0;
-  double total_seconds = 0;
-  int threads = 0;
-};
-
 struct TrainResult {
   Trained trained;
   TrainStats stats;

@@ -20,19 +20,12 @@ namespace bpeforge::internal {
 namespace {
 
 using testing::CommandResult;
+using testing::Exists;
+using testing::ExpectCleanFailure;
 using testing::ReadFileOrDie;
 using testing::RunCli;
 using testing::TempDir;
 using testing::WriteFile;
-
-bool Exists(const std::string& path) { return std::filesystem::exists(path); }
-
-// One clear line on stderr, a non-zero exit, and `needle` in the line.
-void ExpectCleanFailure(const CommandResult& r, const std::string& needle) {
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
 
 // Runs `shell` (which may use $BPEFORGE for the command) and returns the exit status.
 int Shell(const std::string& shell) {

@@ -1,8 +1,10 @@
 #include "tests/test_util.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -61,5 +63,13 @@ CommandResult RunCli(const std::string& args) {
   r.err = ReadFileOrDie(dir.File("err"));
   return r;
 }
+
+void ExpectCleanFailure(const CommandResult& r, const std::string& needle) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+bool Exists(const std::string& path) { return std::filesystem::exists(path); }
 
 }  // namespace bpeforge::internal::testing

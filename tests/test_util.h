@@ -36,6 +36,12 @@ struct CommandResult {
 // Runs the built `bpeforge` executable with `args` (a shell-quoted argument string).
 CommandResult RunCli(const std::string& args);
 
+// A failed command as users should see one: a non-zero exit and exactly one line on stderr,
+// which contains `needle`.
+void ExpectCleanFailure(const CommandResult& r, const std::string& needle);
+
+bool Exists(const std::string& path);
+
 }  // namespace bpeforge::internal::testing
 
 #endif  // BPEFORGE_TESTS_TEST_UTIL_H_

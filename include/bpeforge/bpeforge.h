@@ -90,17 +90,6 @@ struct BpeModel {
   IdLayout layout = IdLayout::kBytesFirst;
 };
 
-struct TrainStats {
-  uint64_t bytes = 0;
-  uint64_t pretokens = 0;
-  uint64_t distinct_pretokens = 0;
-  uint64_t merges = 0;
-  double pretokenize_seconds = 0;
-  double merge_seconds = 0;
-  double total_seconds = 0;
-  int threads = 0;  // the threads actually used
-};
-
 struct TrainResult {
   BpeModel model;
   TrainStats stats;

@@ -35,6 +35,18 @@ enum class IdLayout {
 // tiktoken's cl100k_base (GPT-4) and o200k_base (GPT-4o).
 enum class Pattern { kGpt2, kCl100k, kO200k };
 
+// What a training run counted and how long it took.
+struct TrainStats {
+  uint64_t bytes = 0;
+  uint64_t pretokens = 0;
+  uint64_t distinct_pretokens = 0;
+  uint64_t merges = 0;
+  double pretokenize_seconds = 0;
+  double merge_seconds = 0;
+  double total_seconds = 0;
+  int threads = 0;  // the threads actually used
+};
+
 // How `encode` stores ids on disk: flat little-endian integers of this width.
 enum class IdType { kUint16, kUint32 };
 
