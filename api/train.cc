@@ -8,7 +8,6 @@
 #include "core/gpt2_files.h"
 #include "core/manifest.h"
 #include "core/vocab.h"
-#include "parallel/parallel_count.h"
 
 namespace bpeforge {
 namespace {
@@ -46,29 +45,6 @@ absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
   absl::StatusOr<internal::TrainResult> result = internal::Train(internal_options);
   if (!result.ok()) return result.status();
   return FromInternal(*std::move(result), options);
-}
-
-absl::StatusOr<PreTokenCounts> CountPreTokens(const std::vector<std::string>& inputs,
-                                              const TrainOptions& options) {
-  if (absl::Status s = internal::ValidateTrainerConfig(
-          {256 + options.special_tokens.size(), options.special_tokens, options.layout});
-      !s.ok()) {
-    return s;
-  }
-  internal::CountOptions count_options;
-  count_options.special_tokens = options.special_tokens;
-  count_options.pattern = options.pattern;
-  count_options.chunk_bytes = options.chunk_bytes;
-  count_options.cancel = options.cancel;
-  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountFiles(inputs, count_options);
-  if (!sharded.ok()) return sharded.status();
-  PreTokenCounts counts;
-  counts.reserve(sharded->distinct());
-  for (internal::PreTokenCounts& shard : sharded->shards) {
-    for (auto& [word, n] : shard) counts.emplace(word, n);  // shards are disjoint
-    internal::PreTokenCounts().swap(shard);
-  }
-  return counts;
 }
 
 absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,

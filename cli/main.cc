@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "cli/count_command.h"
 #include "cli/decode_command.h"
 #include "cli/encode_command.h"
 #include "cli/train_command.h"
@@ -21,15 +22,17 @@ int main(int argc, char** argv) {
   bpeforge::cli::AddTrainCommand(app, &action);
   bpeforge::cli::AddEncodeCommand(app, &action);
   bpeforge::cli::AddDecodeCommand(app, &action);
+  bpeforge::cli::AddCountCommand(app, &action);
   bool known = false;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     known = known || (argc > 1 && sub->get_name() == argv[1]);
   }
   if (argc > 1 && argv[1][0] != '-' && !known) {
-    std::fprintf(stderr,
-                 "bpeforge: error: unknown command \"%s\" (expected train, encode or decode; "
-                 "see --help)\n",
-                 argv[1]);
+    std::fprintf(
+        stderr,
+        "bpeforge: error: unknown command \"%s\" (expected train, count, encode or decode; "
+        "see --help)\n",
+        argv[1]);
     return 2;
   }
   try {

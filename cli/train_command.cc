@@ -27,7 +27,8 @@ struct TrainArgs {
   std::vector<std::string> special_tokens;
   std::string threads = "0";
   std::string layout = "bytes-first";
-  std::string pattern = "gpt2";
+  std::string pattern;  // empty: gpt2, or with --counts the files'
+  bool counts = false;  // the inputs are count files
   std::string out_dir;
   std::string stats_json;
   std::string chunk_bytes = std::to_string(4 << 20);
@@ -66,6 +67,34 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested
   return j.dump(2) + "\n";
 }
 
+// Training from count files: their pattern and special tokens are the run's (flags, when given,
+// must agree with them), and the result is byte for byte that of training on the text.
+absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args, TrainOptions* options) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<CountedText> counted = LoadCounts(args.inputs);
+  if (!counted.ok()) return counted.status();
+  if (!args.pattern.empty() && options->pattern != counted->pattern) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--pattern %s differs from the count files' %s", args.pattern,
+                        std::string(PatternName(counted->pattern))));
+  }
+  if (!args.special_tokens.empty() && args.special_tokens != counted->special_tokens) {
+    return absl::InvalidArgumentError(
+        "--special-token differs from the count files' special tokens (leave it out to use "
+        "theirs)");
+  }
+  options->pattern = counted->pattern;
+  options->special_tokens = counted->special_tokens;
+  const double load_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  absl::StatusOr<TrainResult> result = TrainFromCounts(counted->counts, *options);
+  if (!result.ok()) return result.status();
+  result->stats.bytes = counted->bytes;
+  result->stats.pretokenize_seconds = load_seconds;  // reading the counts takes its place
+  result->stats.total_seconds += load_seconds;
+  return result;
+}
+
 int RunTrain(const TrainArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   TrainOptions options;
@@ -84,7 +113,7 @@ int RunTrain(const TrainArgs& args) {
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
   options.layout = *layout;
-  absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern);
+  absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern.empty() ? "gpt2" : args.pattern);
   if (!pattern.ok()) return Fail(pattern.status());
   options.pattern = *pattern;
   // Every destination is checked before the work, which may take hours.
@@ -98,7 +127,8 @@ int RunTrain(const TrainArgs& args) {
   options.cancel = InstallStopSignals();
   Progress progress(!args.quiet);
   options.progress = [&](absl::string_view line) { progress.Update(line); };
-  absl::StatusOr<TrainResult> result = Train(args.inputs, options);
+  absl::StatusOr<TrainResult> result =
+      args.counts ? TrainFromCountFiles(args, &options) : Train(args.inputs, options);
   progress.Finish();
   if (!result.ok()) return Fail(result.status());
   const BpeModel& t = result->model;
@@ -113,20 +143,28 @@ int RunTrain(const TrainArgs& args) {
     vocab_note = absl::StrFormat("; stopped before the requested %d: no pair was left to merge",
                                  *vocab_size);
   }
+  const std::string read =
+      args.counts ? absl::StrFormat("%.1f MB of text, counted in %d count file(s)", s.bytes / 1e6,
+                                    args.inputs.size())
+                  : absl::StrFormat("%.1f MB in %d file(s)", s.bytes / 1e6, args.inputs.size());
+  const std::string phase1 = args.counts ? "read counts" : "pre-tokenize";
+  const std::string rate =
+      args.counts || s.pretokenize_seconds <= 0
+          ? ""
+          : absl::StrFormat(", %.0f MB/s", s.bytes / 1e6 / s.pretokenize_seconds);
   std::printf(
-      "read        %.1f MB in %zu file(s)\n"
+      "read        %s\n"
       "pre-tokens  %llu (%llu distinct)\n"
       "merges      %llu (vocab %zu%s)\n"
-      "time        %.2f s pre-tokenize + %.2f s merge = %.2f s training, %.2f s in all "
-      "(%d threads, %.0f MB/s)\n"
+      "time        %.2f s %s + %.2f s merge = %.2f s training, %.2f s in all "
+      "(%d threads%s)\n"
       "peak memory %.0f MB\n"
       "wrote       %s/{vocab.json,merges.txt,bpeforge.json}\n",
-      s.bytes / 1e6, args.inputs.size(), static_cast<unsigned long long>(s.pretokens),
+      read.c_str(), static_cast<unsigned long long>(s.pretokens),
       static_cast<unsigned long long>(s.distinct_pretokens),
       static_cast<unsigned long long>(s.merges), t.vocab.size(), vocab_note.c_str(),
-      s.pretokenize_seconds, s.merge_seconds, s.total_seconds, seconds, s.threads,
-      s.pretokenize_seconds > 0 ? s.bytes / 1e6 / s.pretokenize_seconds : 0.0, peak / 1e6,
-      args.out_dir.c_str());
+      s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds, seconds, s.threads,
+      rate.c_str(), peak / 1e6, args.out_dir.c_str());
   if (!args.stats_json.empty()) {
     if (absl::Status st =
             WriteStatsJson(args.stats_json, StatsJson(s, peak, *vocab_size, t.vocab.size()));
@@ -148,8 +186,11 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
       app.add_subcommand("train", "Learn a byte-level BPE vocabulary and merges from text files.");
   cmd->add_option("inputs", args->inputs,
                   "UTF-8 text files; each file is a separate document. Pipes and /dev/stdin are "
-                  "read whole into memory")
+                  "read whole into memory. With --counts: count files from `bpeforge count`")
       ->required();
+  cmd->add_flag("--counts", args->counts,
+                "The inputs are count files (`bpeforge count`), added up; the result equals "
+                "training on the text they were counted from");
   cmd->add_option("--vocab-size", args->vocab_size,
                   "Target vocabulary size: 256 bytes + special tokens + merges (training stops "
                   "earlier, and says so, when no pair is left)")
@@ -163,9 +204,10 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                   "(specials, bytes in GPT-2 order, merges)")
       ->check(CLI::IsMember({"bytes-first", "hf"}))
       ->capture_default_str();
-  cmd->add_option("--pattern", args->pattern, "Pre-tokenizer pattern: gpt2, cl100k or o200k")
-      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}))
-      ->capture_default_str();
+  cmd->add_option("--pattern", args->pattern,
+                  "Pre-tokenizer pattern: gpt2 (default), cl100k or o200k; with --counts, the "
+                  "files'")
+      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}));
   cmd->add_option("--out", args->out_dir,
                   "Output directory for vocab.json, merges.txt and bpeforge.json (created if "
                   "missing; checked before training starts)")

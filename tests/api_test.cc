@@ -52,9 +52,10 @@ TEST(ApiTest, TrainMatchesReferenceAndCountsTrainTheSame) {
               internal::testing::ReferenceTrain(docs, vocab_size, kSpecials));
     EXPECT_EQ(trained->model.vocab.size(), trained->model.merges.size() + 257);
 
-    absl::StatusOr<PreTokenCounts> counts = CountPreTokens(paths, Options(vocab_size));
+    absl::StatusOr<CountedText> counts = CountPreTokens(paths, Options(vocab_size));
     ASSERT_TRUE(counts.ok()) << counts.status();
-    absl::StatusOr<TrainResult> from_counts = TrainFromCounts(*counts, Options(vocab_size, 1));
+    absl::StatusOr<TrainResult> from_counts =
+        TrainFromCounts(counts->counts, Options(vocab_size, 1));
     ASSERT_TRUE(from_counts.ok()) << from_counts.status();
     EXPECT_EQ(from_counts->model.merges, trained->model.merges);
     EXPECT_EQ(from_counts->model.vocab, trained->model.vocab);
@@ -167,9 +168,9 @@ TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
   TrainOptions options = Options(400);
   options.cancel = &cancel;
   EXPECT_EQ(Train(paths, options).status().code(), absl::StatusCode::kCancelled);
-  absl::StatusOr<PreTokenCounts> counts = CountPreTokens(paths, Options(400));
+  absl::StatusOr<CountedText> counts = CountPreTokens(paths, Options(400));
   ASSERT_TRUE(counts.ok());
-  EXPECT_EQ(TrainFromCounts(*counts, options).status().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(TrainFromCounts(counts->counts, options).status().code(), absl::StatusCode::kCancelled);
 
   absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
   ASSERT_TRUE(t.ok());

@@ -98,13 +98,29 @@ struct TrainResult {
 // Pre-token bytes -> number of occurrences.
 using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
 
+// Pre-token counts with what they were counted with: the unit of reuse (train many vocab
+// sizes from one count) and of scale-out (count shards apart, add them up).
+struct CountedText {
+  PreTokenCounts counts;
+  Pattern pattern = Pattern::kGpt2;
+  std::vector<std::string> special_tokens;
+  uint64_t bytes = 0;      // of text counted
+  uint64_t pretokens = 0;  // occurrences, the sum of `counts`
+};
+
 // Trains on UTF-8 text files (memory-mapped, counted in parallel).
 BPEFORGE_API absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
                                                const TrainOptions& options);
-// Counts the pre-tokens of the files as Train does, so that several vocabulary sizes can be
-// trained from one count (TrainFromCounts).
-BPEFORGE_API absl::StatusOr<PreTokenCounts> CountPreTokens(const std::vector<std::string>& inputs,
-                                                           const TrainOptions& options);
+// Counts the pre-tokens of the files as Train does (options.special_tokens, pattern, threads,
+// chunk_bytes, cancel), so that several vocabulary sizes can be trained from one count.
+BPEFORGE_API absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
+                                                        const TrainOptions& options);
+// Writes a count file (the format is in core/counts_file.h: versioned, checksummed, sorted so
+// that its bytes do not depend on threads), whole or not at all.
+BPEFORGE_API absl::Status SaveCounts(const CountedText& counted, const std::string& path);
+// Reads count files and adds them up. Files counted with another pattern or other special
+// tokens than the first are refused, as are truncated or corrupted ones (checksum).
+BPEFORGE_API absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
 // Trains from counts; `options.pattern` is only recorded in the model.
 BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
                                                          const TrainOptions& options);

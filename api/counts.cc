@@ -1,0 +1,104 @@
+// Pre-token counts: counting files, and saving and loading count files.
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bpeforge/bpeforge.h"
+#include "core/atomic_file.h"
+#include "core/counts_file.h"
+#include "core/pretokenizer.h"
+#include "core/trainer.h"
+#include "parallel/mapped_file.h"
+#include "parallel/parallel_count.h"
+
+namespace bpeforge {
+
+absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
+                                           const TrainOptions& options) {
+  if (absl::Status s = internal::ValidateTrainerConfig(
+          {256 + options.special_tokens.size(), options.special_tokens, options.layout});
+      !s.ok()) {
+    return s;
+  }
+  if (inputs.empty()) return absl::InvalidArgumentError("no input file given");
+  const int hardware = tbb::info::default_concurrency();
+  const int threads = options.threads > 0 ? std::min(options.threads, hardware) : hardware;
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(threads));
+  internal::CountOptions count_options;
+  count_options.special_tokens = options.special_tokens;
+  count_options.pattern = options.pattern;
+  count_options.chunk_bytes = options.chunk_bytes;
+  count_options.cancel = options.cancel;
+  if (options.progress) {
+    count_options.progress = [&](uint64_t done, uint64_t total) {
+      options.progress(
+          absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
+    };
+  }
+  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountFiles(inputs, count_options);
+  if (!sharded.ok()) return sharded.status();
+  CountedText out;
+  out.pattern = options.pattern;
+  out.special_tokens = internal::SpecialTokens(options.special_tokens).tokens();
+  out.bytes = sharded->bytes;
+  out.pretokens = sharded->pretokens;
+  out.counts.reserve(sharded->distinct());
+  for (internal::PreTokenCounts& shard : sharded->shards) {
+    for (auto& [word, n] : shard) out.counts.emplace(word, n);  // shards are disjoint
+    internal::PreTokenCounts().swap(shard);
+  }
+  return out;
+}
+
+absl::Status SaveCounts(const CountedText& counted, const std::string& path) {
+  if (path.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
+  internal::AtomicFile file;
+  if (absl::Status s = internal::AtomicFile::Open(path, &file); !s.ok()) return s;
+  const internal::CountsHeader header{counted.pattern, counted.special_tokens, counted.bytes,
+                                      counted.pretokens};
+  if (absl::Status s = internal::WriteCountsFile(
+          header, counted.counts, [&](absl::string_view bytes) { return file.Write(bytes); });
+      !s.ok()) {
+    return s;
+  }
+  return file.Commit();
+}
+
+absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
+  if (paths.empty()) return absl::InvalidArgumentError("no count file given");
+  CountedText out;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    absl::StatusOr<internal::MappedFile> file = internal::MappedFile::Open(paths[i]);
+    if (!file.ok()) return file.status();
+    absl::StatusOr<internal::CountsHeader> header =
+        internal::ParseCountsFile(file->data(), paths[i], &out.counts);
+    if (!header.ok()) return header.status();
+    if (absl::Status s = file->CheckUnchanged(); !s.ok()) return s;
+    if (i == 0) {
+      out.pattern = header->pattern;
+      out.special_tokens = header->special_tokens;
+    } else if (header->pattern != out.pattern || header->special_tokens != out.special_tokens) {
+      auto describe = [](Pattern p, const std::vector<std::string>& specials) {
+        std::string s = absl::StrCat("pattern ", PatternName(p), ", special tokens [");
+        for (size_t k = 0; k < specials.size(); ++k) {
+          absl::StrAppend(&s, k > 0 ? ", " : "", "\"", specials[k], "\"");
+        }
+        return s + "]";
+      };
+      return absl::InvalidArgumentError(absl::StrCat(
+          paths[i], " was counted with ", describe(header->pattern, header->special_tokens),
+          ", but ", paths[0], " with ", describe(out.pattern, out.special_tokens),
+          "; counts are added up only when both agree"));
+    }
+    out.bytes += header->bytes;
+    out.pretokens += header->pretokens;
+  }
+  return out;
+}
+
+}  // namespace bpeforge

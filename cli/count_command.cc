@@ -1,0 +1,101 @@
+#include "cli/count_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bpeforge/bpeforge.h"
+#include "cli/command_support.h"
+#include "cli/progress.h"
+
+namespace bpeforge::cli {
+namespace {
+
+struct CountArgs {
+  std::vector<std::string> inputs;
+  std::string out;
+  std::vector<std::string> special_tokens;
+  std::string pattern = "gpt2";
+  std::string threads = "0";
+  std::string chunk_bytes = std::to_string(4 << 20);
+  bool merge = false;
+  bool quiet = false;
+};
+
+int Fail(const absl::Status& status) { return cli::Fail("count", status); }
+
+int RunCount(const CountArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
+  TrainOptions options;
+  options.special_tokens = args.special_tokens;
+  absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern);
+  if (!pattern.ok()) return Fail(pattern.status());
+  options.pattern = *pattern;
+  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
+  if (!threads.ok()) return Fail(threads.status());
+  absl::StatusOr<uint64_t> chunk =
+      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
+  if (!chunk.ok()) return Fail(chunk.status());
+  options.threads = static_cast<int>(*threads);
+  options.chunk_bytes = *chunk;
+  if (absl::Status s = CheckWritableFile(args.out, "--out"); !s.ok()) return Fail(s);
+  if (args.merge && (!args.special_tokens.empty() || args.pattern != "gpt2")) {
+    return Fail(absl::InvalidArgumentError(
+        "--merge takes the pattern and special tokens from the count files"));
+  }
+
+  options.cancel = InstallStopSignals();
+  Progress progress(!args.quiet);
+  options.progress = [&](absl::string_view line) { progress.Update(line); };
+  absl::StatusOr<CountedText> counted =
+      args.merge ? LoadCounts(args.inputs) : CountPreTokens(args.inputs, options);
+  progress.Finish();
+  if (!counted.ok()) return Fail(counted.status());
+  if (absl::Status s = SaveCounts(*counted, args.out); !s.ok()) return Fail(s);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "read        %.1f MB of text in %zu %s\n"
+      "pre-tokens  %llu (%zu distinct)\n"
+      "time        %.2f s\n"
+      "peak memory %.0f MB\n"
+      "wrote       %s\n",
+      counted->bytes / 1e6, args.inputs.size(), args.merge ? "count file(s)" : "file(s)",
+      static_cast<unsigned long long>(counted->pretokens), counted->counts.size(), seconds,
+      PeakRssBytes() / 1e6, args.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void AddCountCommand(CLI::App& app, std::function<int()>* action) {
+  auto args = std::make_shared<CountArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "count",
+      "Count the pre-tokens of text files into a count file, which `train --counts` trains "
+      "from (several vocabulary sizes from one pass over the text), or add count files up "
+      "(--merge: count shards of a corpus apart, then combine them).");
+  cmd->add_option("inputs", args->inputs,
+                  "UTF-8 text files (each a separate document), or with --merge count files")
+      ->required();
+  cmd->add_option("--out", args->out, "The count file (written whole or not at all)")->required();
+  cmd->add_option("--special-token", args->special_tokens,
+                  "A special token (repeatable); as for train, recorded in the file");
+  cmd->add_option("--pattern", args->pattern, "Pre-tokenizer pattern: gpt2, cl100k or o200k")
+      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}))
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Worker threads (default 0: all hardware threads)")
+      ->capture_default_str();
+  cmd->add_option("--chunk-bytes", args->chunk_bytes,
+                  "Work unit for the parallel phase (results do not depend on it)")
+      ->capture_default_str();
+  cmd->add_flag("--merge", args->merge,
+                "The inputs are count files made with the same pattern and special tokens: "
+                "add them up");
+  cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
+  cmd->callback([args, action] { *action = [args] { return RunCount(*args); }; });
+}
+
+}  // namespace bpeforge::cli

@@ -1,0 +1,115 @@
+// `bpeforge count` and `bpeforge train --counts`: count files train exactly as the text does,
+// add up across shards, do not depend on threads, and are refused when they do not fit.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge::internal {
+namespace {
+
+using testing::CommandResult;
+using testing::Exists;
+using testing::ExpectCleanFailure;
+using testing::ReadFileOrDie;
+using testing::RunCli;
+using testing::TempDir;
+using testing::WriteFile;
+
+class CountsCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (int i = 0; i < 3; ++i) {
+      testing::TextGenOptions gen;
+      gen.fragments = 800;
+      gen.special_tokens = {"<|endoftext|>"};
+      shards_.push_back(dir_.File("shard" + std::to_string(i) + ".txt"));
+      WriteFile(shards_.back(), testing::RandomText(40 + i, gen));
+      all_ += " '" + shards_.back() + "'";
+    }
+  }
+  void Run(const std::string& args) {
+    CommandResult r = RunCli(args + " --quiet");
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+  }
+  void ExpectSameDirs(const std::string& a, const std::string& b) {
+    for (const char* f : {"vocab.json", "merges.txt", "bpeforge.json"}) {
+      EXPECT_EQ(ReadFileOrDie(a + "/" + f), ReadFileOrDie(b + "/" + f)) << f;
+    }
+  }
+
+  TempDir dir_;
+  std::vector<std::string> shards_;
+  std::string all_;  // the shards, quoted, for a command line
+  const std::string specials_ = " --special-token '<|endoftext|>'";
+};
+
+TEST_F(CountsCliTest, TrainingFromCountsEqualsTrainingFromText) {
+  Run("train" + all_ + specials_ + " --vocab-size 600 --out '" + dir_.File("text") + "'");
+  Run("count" + all_ + specials_ + " --threads 1 --chunk-bytes 100 --out '" + dir_.File("1.c") +
+      "'");
+  Run("count" + all_ + specials_ + " --threads 2 --out '" + dir_.File("2.c") + "'");
+  EXPECT_EQ(ReadFileOrDie(dir_.File("1.c")), ReadFileOrDie(dir_.File("2.c")));  // thread-free
+  Run("train --counts '" + dir_.File("2.c") + "' --vocab-size 600 --out '" + dir_.File("counts") +
+      "'");
+  ExpectSameDirs(dir_.File("text"), dir_.File("counts"));
+  // A sweep: another vocabulary size from the same count file.
+  Run("train" + all_ + specials_ + " --vocab-size 400 --out '" + dir_.File("text400") + "'");
+  Run("train --counts '" + dir_.File("2.c") + "' --vocab-size 400 --out '" +
+      dir_.File("counts400") + "'");
+  ExpectSameDirs(dir_.File("text400"), dir_.File("counts400"));
+}
+
+TEST_F(CountsCliTest, ShardsCountedApartAddUp) {
+  std::string parts;
+  for (size_t i = 0; i < shards_.size(); ++i) {
+    const std::string part = dir_.File("part" + std::to_string(i) + ".c");
+    Run("count '" + shards_[i] + "'" + specials_ + " --out '" + part + "'");
+    parts += " '" + part + "'";
+  }
+  Run("count" + all_ + specials_ + " --out '" + dir_.File("whole.c") + "'");
+  Run("count --merge" + parts + " --out '" + dir_.File("merged.c") + "'");
+  EXPECT_EQ(ReadFileOrDie(dir_.File("merged.c")), ReadFileOrDie(dir_.File("whole.c")));
+  Run("train --counts" + parts + " --vocab-size 500 --out '" + dir_.File("from-parts") + "'");
+  Run("train" + all_ + specials_ + " --vocab-size 500 --out '" + dir_.File("text") + "'");
+  ExpectSameDirs(dir_.File("text"), dir_.File("from-parts"));
+}
+
+TEST_F(CountsCliTest, MismatchedDamagedOrForeignFilesAreRefused) {
+  Run("count '" + shards_[0] + "'" + specials_ + " --out '" + dir_.File("a.c") + "'");
+  Run("count '" + shards_[1] + "' --out '" + dir_.File("nospecial.c") + "'");
+  Run("count '" + shards_[1] + "'" + specials_ + " --pattern cl100k --out '" +
+      dir_.File("cl100k.c") + "'");
+  const std::string out = " --vocab-size 400 --out '" + dir_.File("o") + "'";
+  ExpectCleanFailure(
+      RunCli("train --counts '" + dir_.File("a.c") + "' '" + dir_.File("nospecial.c") + "'" + out),
+      "counts are added up only when both agree");
+  ExpectCleanFailure(
+      RunCli("train --counts '" + dir_.File("a.c") + "' '" + dir_.File("cl100k.c") + "'" + out),
+      "pattern cl100k");
+  ExpectCleanFailure(RunCli("count --merge '" + dir_.File("a.c") + "' '" + dir_.File("cl100k.c") +
+                            "' --out '" + dir_.File("m.c") + "'"),
+                     "counts are added up only when both agree");
+  ExpectCleanFailure(RunCli("train --counts '" + dir_.File("a.c") + "' --pattern o200k" + out),
+                     "--pattern o200k differs from the count files' gpt2");
+
+  const std::string good = ReadFileOrDie(dir_.File("a.c"));
+  WriteFile(dir_.File("cut.c"), good.substr(0, good.size() / 2));
+  ExpectCleanFailure(RunCli("train --counts '" + dir_.File("cut.c") + "'" + out),
+                     "truncated or corrupted");
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x20;
+  WriteFile(dir_.File("flipped.c"), flipped);
+  ExpectCleanFailure(RunCli("train --counts '" + dir_.File("flipped.c") + "'" + out),
+                     "checksum mismatch");
+  ExpectCleanFailure(RunCli("train --counts '" + shards_[0] + "'" + out),
+                     "not a bpeforge count file");
+  EXPECT_FALSE(Exists(dir_.File("o")));
+  EXPECT_FALSE(Exists(dir_.File("m.c")));
+}
+
+}  // namespace
+}  // namespace bpeforge::internal
