@@ -1,46 +1,28 @@
 // Pre-token counts: counting files, and saving and loading count files.
-#include <tbb/global_control.h>
-#include <tbb/info.h>
-
-#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
 #include "core/counts_file.h"
 #include "core/pretokenizer.h"
-#include "core/trainer.h"
 #include "parallel/mapped_file.h"
-#include "parallel/parallel_count.h"
+#include "parallel/train.h"
 
 namespace bpeforge {
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                            const TrainOptions& options) {
-  if (absl::Status s = internal::ValidateTrainerConfig(
-          {256 + options.special_tokens.size(), options.special_tokens, options.layout});
-      !s.ok()) {
-    return s;
-  }
-  if (inputs.empty()) return absl::InvalidArgumentError("no input file given");
-  const int hardware = tbb::info::default_concurrency();
-  const int threads = options.threads > 0 ? std::min(options.threads, hardware) : hardware;
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<size_t>(threads));
-  internal::CountOptions count_options;
-  count_options.special_tokens = options.special_tokens;
-  count_options.pattern = options.pattern;
-  count_options.chunk_bytes = options.chunk_bytes;
-  count_options.cancel = options.cancel;
-  if (options.progress) {
-    count_options.progress = [&](uint64_t done, uint64_t total) {
-      options.progress(
-          absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
-    };
-  }
-  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountFiles(inputs, count_options);
+  internal::TrainOptions internal_options;
+  internal_options.inputs = inputs;
+  internal_options.trainer = {256 + options.special_tokens.size(), options.special_tokens,
+                              options.layout};
+  internal_options.pattern = options.pattern;
+  internal_options.threads = options.threads;
+  internal_options.chunk_bytes = options.chunk_bytes;
+  internal_options.progress = options.progress;
+  internal_options.cancel = options.cancel;
+  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(internal_options);
   if (!sharded.ok()) return sharded.status();
   CountedText out;
   out.pattern = options.pattern;

@@ -4,7 +4,6 @@
 
 #include <sys/stat.h>
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -29,6 +28,7 @@
 #include "parallel/mapped_file.h"
 #include "parallel/parallel_encode.h"
 #include "parallel/stream_encoder.h"
+#include "parallel/train.h"
 
 namespace bpeforge {
 
@@ -47,22 +47,6 @@ namespace {
 using State = Tokenizer::State;
 
 using internal::Prefixed;
-
-// Special tokens must be non-empty UTF-8, as training requires (a token that can never occur
-// in valid text would only hide a typo).
-absl::Status CheckSpecialTokens(const std::vector<std::string>& tokens) {
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("special token ", i + 1, " is empty"));
-    }
-    if (std::optional<size_t> bad = internal::FindInvalidUtf8(tokens[i])) {
-      return absl::InvalidArgumentError(absl::StrCat("special token \"",
-                                                     absl::CHexEscape(tokens[i]),
-                                                     "\" is not valid UTF-8 (byte ", *bad, ")"));
-    }
-  }
-  return absl::OkStatus();
-}
 
 // Whether two paths name the same file (device and inode), so that an output never
 // overwrites an input.
@@ -102,7 +86,7 @@ BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
 absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
                                                  const std::vector<std::string>& specials,
                                                  Pattern pattern) {
-  if (absl::Status s = CheckSpecialTokens(specials); !s.ok()) return s;
+  if (absl::Status s = internal::ValidateSpecialTokens(specials); !s.ok()) return s;
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::Create(vocab, merges, specials, pattern);
   if (!t.ok()) return t.status();
@@ -194,7 +178,7 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
     if (!ids.ok()) return ids.status();
     for (const auto& [token, id] : *ids) known[token] = id;
   }
-  if (absl::Status s = CheckSpecialTokens(options.special_tokens); !s.ok()) return s;
+  if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
   std::vector<internal::SpecialToken> specials;
   for (const std::string& s : options.special_tokens) {
     auto it = known.find(s);
@@ -215,12 +199,8 @@ absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
   return absl::OkStatus();
 }
 
-// As in training: all hardware threads by default, and never more (oneTBB would not start
-// them, and would say so on stderr).
-int ArenaThreads(int threads) {
-  const int hardware = tbb::info::default_concurrency();
-  return threads > 0 ? std::min(threads, hardware) : hardware;
-}
+// As in training: all hardware threads by default, and never more.
+int ArenaThreads(int threads) { return internal::ThreadsToUse(threads); }
 
 }  // namespace
 
@@ -385,10 +365,10 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
                                                      " ids (", sidecar_path, "), not ",
                                                      IdTypeName(*options.id_type)));
     }
-    if (meta.fingerprint != Fingerprint()) {
+    if (const std::string mine = Fingerprint(); meta.fingerprint != mine) {
       return absl::InvalidArgumentError(
           absl::StrCat(ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
-                       meta.fingerprint, ", this one is ", Fingerprint(), ")"));
+                       meta.fingerprint, ", this one is ", mine, ")"));
     }
     id_type = meta.type;
   }

@@ -52,6 +52,7 @@ absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
   absl::StatusOr<internal::TrainResult> result =
       internal::LearnFromCounts({&counts}, ToInternal(options));
   if (!result.ok()) return result.status();
+  for (const auto& [word, n] : counts) result->stats.pretokens += n;
   return FromInternal(*std::move(result), options);
 }
 

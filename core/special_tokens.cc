@@ -4,8 +4,25 @@
 #include <cstring>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "core/utf8.h"
 
 namespace bpeforge::internal {
+
+absl::Status ValidateSpecialTokens(const std::vector<std::string>& tokens) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("special token ", i + 1, " is empty"));
+    }
+    if (std::optional<size_t> bad = FindInvalidUtf8(tokens[i])) {
+      return absl::InvalidArgumentError(absl::StrCat("special token \"",
+                                                     absl::CHexEscape(tokens[i]),
+                                                     "\" is not valid UTF-8 (byte ", *bad, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 SpecialTokens::SpecialTokens(const std::vector<std::string>& tokens) {
   absl::flat_hash_set<std::string> seen;

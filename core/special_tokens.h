@@ -11,9 +11,14 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 namespace bpeforge::internal {
+
+// Special tokens must be non-empty UTF-8: a token that can never occur in valid text would
+// only hide a typo. The error names the token's position (from 1) or its bytes.
+absl::Status ValidateSpecialTokens(const std::vector<std::string>& tokens);
 
 class SpecialTokens {
  public:

@@ -3,18 +3,12 @@
 #include "absl/strings/str_cat.h"
 #include "core/merge_loop.h"
 #include "core/special_tokens.h"
-#include "core/utf8.h"
 #include "core/vocab.h"
 
 namespace bpeforge::internal {
 
 absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
-  for (const std::string& t : config.special_tokens) {
-    if (t.empty()) return absl::InvalidArgumentError("a special token must not be empty");
-    if (FindInvalidUtf8(t)) {
-      return absl::InvalidArgumentError(absl::StrCat("special token is not valid UTF-8: ", t));
-    }
-  }
+  if (absl::Status s = ValidateSpecialTokens(config.special_tokens); !s.ok()) return s;
   const size_t specials = SpecialTokens(config.special_tokens).tokens().size();
   if (config.vocab_size < 256 + specials) {
     return absl::InvalidArgumentError(absl::StrCat("vocab size ", config.vocab_size,

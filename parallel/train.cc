@@ -50,24 +50,18 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   TrainResult result;
   result.trained = *std::move(trained);
   result.stats.threads = threads;
-  for (const PreTokenCounts* c : counts) {
-    result.stats.distinct_pretokens += c->size();
-    for (const auto& [word, n] : *c) result.stats.pretokens += n;
-  }
+  for (const PreTokenCounts* c : counts) result.stats.distinct_pretokens += c->size();
   result.stats.merges = result.trained.merges.size();
   result.stats.merge_seconds = SecondsSince(start);
   result.stats.total_seconds = result.stats.merge_seconds;
   return result;
 }
 
-absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
   if (absl::Status s = ValidateTrainerConfig(options.trainer); !s.ok()) return s;
   if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
-  const int threads = ThreadsToUse(options.threads);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<size_t>(threads));
-
+                            static_cast<size_t>(ThreadsToUse(options.threads)));
   CountOptions count_options;
   count_options.special_tokens = options.trainer.special_tokens;
   count_options.pattern = options.pattern;
@@ -79,7 +73,12 @@ absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
           absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
     };
   }
-  absl::StatusOr<ShardedCounts> counts = CountFiles(options.inputs, count_options);
+  return CountFiles(options.inputs, count_options);
+}
+
+absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<ShardedCounts> counts = CountInputs(options);
   if (!counts.ok()) return counts.status();
   const double pretokenize_seconds = SecondsSince(start);
 

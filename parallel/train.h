@@ -39,8 +39,15 @@ struct TrainResult {
 // stats.threads says how many.
 absl::StatusOr<TrainResult> Train(const TrainOptions& options);
 
+// The threads a run uses for `requested` (0: all): never more than the hardware has, since
+// oneTBB would not start them (and would say so on stderr).
+int ThreadsToUse(int requested);
+
+// Counts the inputs' pre-tokens as Train does (config checked, threads, progress, cancel).
+absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options);
+
 // Learns merges from counts made before, as Train does after counting (options.inputs and
-// options.chunk_bytes are not used). stats has no bytes and no pre-tokenize time.
+// options.chunk_bytes are not used). stats has no bytes, pre-tokens or pre-tokenize time.
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                             const TrainOptions& options);
 
