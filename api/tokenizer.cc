@@ -9,17 +9,20 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
 #include "core/file_status.h"
 #include "core/gpt2_files.h"
+#include "core/hf_tokenizer_json.h"
 #include "core/id_array.h"
 #include "core/manifest.h"
 #include "core/tiktoken_files.h"
@@ -108,6 +111,15 @@ absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_pa
   return state;
 }
 
+absl::Status CheckPattern(const LoadOptions& options, Pattern found, const std::string& path) {
+  if (options.pattern.has_value() && *options.pattern != found) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern ", internal::PatternName(*options.pattern), " differs from ",
+                     internal::PatternName(found), " in ", path));
+  }
+  return absl::OkStatus();
+}
+
 // A directory's vocab.json must say what its manifest and merges.txt say, so that a damaged
 // directory, or one whose files come from different runs (an interrupted save), is refused
 // rather than used.
@@ -142,10 +154,8 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   const std::string manifest_path = absl::StrCat(dir, "/", internal::kManifestFile);
   absl::StatusOr<internal::Manifest> manifest = internal::ReadManifest(manifest_path);
   if (!manifest.ok()) return manifest.status();
-  if (options.pattern.has_value() && *options.pattern != manifest->pattern) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("pattern ", internal::PatternName(*options.pattern), " differs from ",
-                     internal::PatternName(manifest->pattern), " in ", manifest_path));
+  if (absl::Status s = CheckPattern(options, manifest->pattern, manifest_path); !s.ok()) {
+    return s;
   }
   std::vector<std::string> specials = manifest->special_tokens;
   specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
@@ -168,26 +178,74 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   return state;
 }
 
+// A rank file. Its special tokens and pattern come from tiktoken.json beside it (as `bpeforge
+// train` writes them) unless a special-ids file is named: then only the requested special
+// tokens are used, with the ids it gives.
 absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
                                                     const LoadOptions& options) {
   absl::StatusOr<internal::Ranks> ranks = internal::ReadTiktokenRanks(path);
   if (!ranks.ok()) return ranks.status();
+  if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
+  std::vector<internal::SpecialToken> specials;
+  Pattern pattern = options.pattern.value_or(Pattern::kGpt2);
   absl::flat_hash_map<std::string, TokenId> known;
+  const std::string beside =
+      (std::filesystem::path(path).parent_path() / internal::kTiktokenJsonFile).string();
   if (!options.special_ids_path.empty()) {
     auto ids = internal::ReadSpecialTokenIds(options.special_ids_path);
     if (!ids.ok()) return ids.status();
     for (const auto& [token, id] : *ids) known[token] = id;
+  } else if (std::filesystem::exists(beside)) {
+    absl::StatusOr<internal::TiktokenJson> meta = internal::ReadTiktokenJson(beside);
+    if (!meta.ok()) return meta.status();
+    if (absl::Status s = CheckPattern(options, meta->pattern, beside); !s.ok()) return s;
+    pattern = meta->pattern;
+    for (const auto& [token, id] : meta->specials) specials.push_back({token, id});
   }
-  if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
-  std::vector<internal::SpecialToken> specials;
   for (const std::string& s : options.special_tokens) {
     auto it = known.find(s);
     specials.push_back({s, it == known.end() ? std::nullopt : std::optional(it->second)});
   }
-  absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::FromRanks(*ranks, specials, options.pattern.value_or(Pattern::kGpt2));
+  absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::FromRanks(*ranks, specials, pattern);
   if (!t.ok()) return Prefixed(path, t.status());
   return std::make_shared<State>(*std::move(t), std::nullopt);
+}
+
+// A Hugging Face tokenizer.json of a byte-level BPE model; its added tokens are special.
+absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
+                                                  const LoadOptions& options) {
+  absl::StatusOr<internal::HfTokenizer> hf = internal::ReadHfTokenizerJson(path);
+  if (!hf.ok()) return hf.status();
+  if (absl::Status s = CheckPattern(options, hf->pattern, path); !s.ok()) return s;
+  if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
+  std::vector<internal::SpecialToken> specials;
+  for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
+  for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
+  absl::StatusOr<internal::Tokenizer> t =
+      internal::Tokenizer::CreateWithIds(hf->vocab, hf->merges, specials, hf->pattern);
+  if (!t.ok()) return Prefixed(path, t.status());
+  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
+  // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
+  const bool dense = std::none_of(hf->vocab.begin(), hf->vocab.end(),
+                                  [](const std::string& bytes) { return bytes.empty(); });
+  bool all_ids = dense;
+  for (size_t id = 0; all_ids && id < state->tokenizer.id_limit(); ++id) {
+    all_ids = state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value();
+  }
+  if (all_ids) state->model = ModelOf(state->tokenizer, hf->merges);
+  return state;
+}
+
+bool IsJsonFile(const std::string& path) {
+  if (absl::EndsWith(path, ".json")) return true;
+  std::string head;
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    head.resize(64);
+    head.resize(std::fread(head.data(), 1, head.size(), f));
+    std::fclose(f);
+  }
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && head[first] == '{';
 }
 
 absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
@@ -223,12 +281,23 @@ absl::StatusOr<Tokenizer> Tokenizer::Load(const std::string& path, const LoadOpt
     return internal::ErrnoStatus(ENOENT, "cannot load a tokenizer from", path);
   }
   absl::StatusOr<std::shared_ptr<State>> state;
+  auto in_dir = [&path](const char* name) { return absl::StrCat(path, "/", name); };
   if (!std::filesystem::is_directory(status)) {
-    state = FromRankFile(path, options);
+    if (IsJsonFile(path)) {
+      if (!options.special_ids_path.empty()) {
+        return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
+      }
+      state = FromHfJson(path, options);
+    } else {
+      state = FromRankFile(path, options);
+    }
   } else if (!options.special_ids_path.empty()) {
     return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
-  } else if (std::filesystem::exists(absl::StrCat(path, "/", internal::kManifestFile))) {
+  } else if (std::filesystem::exists(in_dir(internal::kManifestFile))) {
     state = FromTrainedDir(path, options);
+  } else if (!std::filesystem::exists(in_dir(internal::kVocabFile)) &&
+             std::filesystem::exists(in_dir(internal::kHfTokenizerFile))) {
+    state = FromHfJson(in_dir(internal::kHfTokenizerFile), options);
   } else {
     state = FromGpt2Files(absl::StrCat(path, "/", internal::kVocabFile),
                           absl::StrCat(path, "/", internal::kMergesFile), options.special_tokens,
@@ -253,7 +322,8 @@ absl::StatusOr<Tokenizer> Tokenizer::LoadGpt2(const std::string& vocab_path,
 absl::Status Tokenizer::Save(const std::string& dir) const {
   if (!state_->model.has_value()) {
     return absl::FailedPreconditionError(
-        "a tokenizer loaded from a rank file has no merges list to save");
+        "this tokenizer cannot be saved: one loaded from a rank file has no merges list, and "
+        "one from a tokenizer.json with ids that no token has cannot be written as vocab.json");
   }
   return SaveTokenizer(*state_->model, dir);
 }

@@ -6,7 +6,9 @@
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
 #include "core/gpt2_files.h"
+#include "core/hf_tokenizer_json.h"
 #include "core/manifest.h"
+#include "core/tiktoken_files.h"
 #include "core/vocab.h"
 
 namespace bpeforge {
@@ -61,10 +63,20 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
                               model.vocab.size()};
   manifest.ids_from_vocab_json =
       internal::BuildVocab(model.special_tokens, model.merges, model.layout) != model.vocab;
+  absl::StatusOr<internal::TiktokenTables> tables =
+      internal::TiktokenTablesOf(model.vocab, model.merges, model.special_tokens);
+  if (!tables.ok()) return tables.status();
+  absl::StatusOr<std::string> hf_json =
+      internal::FormatHfTokenizerJson(*tables, model.merges, model.pattern);
+  if (!hf_json.ok()) return hf_json.status();
   return internal::WriteFilesAtomically(
       dir, {
                {internal::kVocabFile, internal::FormatVocabJson(model.vocab)},
                {internal::kMergesFile, internal::FormatMergesTxt(model.merges)},
+               {internal::kHfTokenizerFile, *std::move(hf_json)},
+               {internal::kTiktokenRanksFile, internal::FormatTiktokenRanks(tables->ranks)},
+               {internal::kTiktokenJsonFile, internal::FormatTiktokenJson(*tables, model.pattern)},
+               // Last, so that a manifest beside the files means the set is complete.
                {internal::kManifestFile, internal::FormatManifestJson(manifest)},
            });
 }

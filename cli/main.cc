@@ -8,6 +8,7 @@
 #include "cli/count_command.h"
 #include "cli/decode_command.h"
 #include "cli/encode_command.h"
+#include "cli/export_command.h"
 #include "cli/train_command.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   bpeforge::cli::AddEncodeCommand(app, &action);
   bpeforge::cli::AddDecodeCommand(app, &action);
   bpeforge::cli::AddCountCommand(app, &action);
+  bpeforge::cli::AddExportCommand(app, &action);
   bool known = false;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     known = known || (argc > 1 && sub->get_name() == argv[1]);
@@ -30,7 +32,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-' && !known) {
     std::fprintf(
         stderr,
-        "bpeforge: error: unknown command \"%s\" (expected train, count, encode or decode; "
+        "bpeforge: error: unknown command \"%s\" (expected train, count, encode, decode or export; "
         "see --help)\n",
         argv[1]);
     return 2;

@@ -5,13 +5,16 @@ namespace bpeforge::cli {
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags) {
   cmd->add_option("--tokenizer", flags->dir,
                   "Directory written by `bpeforge train` (pattern, special tokens and id "
-                  "layout come from its bpeforge.json), or any directory holding a GPT-2 "
-                  "vocab.json and merges.txt")
-      ->check(CLI::ExistingDirectory);
+                  "layout come from its bpeforge.json); a directory holding a GPT-2 vocab.json "
+                  "and merges.txt; a Hugging Face tokenizer.json of a byte-level BPE (its added "
+                  "tokens are special tokens); or a tiktoken rank file, whose pattern and "
+                  "special tokens come from tiktoken.json beside it")
+      ->check(CLI::ExistingPath);
   cmd->add_option("--vocab", flags->vocab, "GPT-2 vocab.json (with --merges)");
   cmd->add_option("--merges", flags->merges, "GPT-2 merges.txt (with --vocab)");
   cmd->add_option("--ranks", flags->ranks,
-                  "tiktoken rank file (\"<base64 token> <rank>\" per line); id = rank");
+                  "tiktoken rank file (\"<base64 token> <rank>\" per line); id = rank. With "
+                  "--special-ids, tiktoken.json beside it is not read");
   cmd->add_option("--special-ids", flags->special_ids,
                   "JSON file with ids for special tokens of a rank file: tiktoken's "
                   "{\"special_tokens\": {TOKEN: ID}} or {TOKEN: ID}; only the tokens named "

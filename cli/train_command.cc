@@ -159,7 +159,8 @@ int RunTrain(const TrainArgs& args) {
       "time        %.2f s %s + %.2f s merge = %.2f s training, %.2f s in all "
       "(%d threads%s)\n"
       "peak memory %.0f MB\n"
-      "wrote       %s/{vocab.json,merges.txt,bpeforge.json}\n",
+      "wrote       %s/{vocab.json,merges.txt,tokenizer.json,tokenizer.tiktoken,tiktoken.json,"
+      "bpeforge.json}\n",
       read.c_str(), static_cast<unsigned long long>(s.pretokens),
       static_cast<unsigned long long>(s.distinct_pretokens),
       static_cast<unsigned long long>(s.merges), t.vocab.size(), vocab_note.c_str(),
@@ -209,8 +210,9 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                   "files'")
       ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}));
   cmd->add_option("--out", args->out_dir,
-                  "Output directory for vocab.json, merges.txt and bpeforge.json (created if "
-                  "missing; checked before training starts)")
+                  "Output directory (created if missing; checked before training starts) for "
+                  "vocab.json + merges.txt (GPT-2), tokenizer.json (Hugging Face), "
+                  "tokenizer.tiktoken + tiktoken.json (tiktoken) and bpeforge.json")
       ->required();
   cmd->add_option("--stats-json", args->stats_json, "Also write the summary as JSON to FILE");
   cmd->add_option("--chunk-bytes", args->chunk_bytes,

@@ -39,4 +39,29 @@ absl::string_view PatternRegex(Pattern pattern) {
   return "";
 }
 
+absl::string_view PortableRegex(Pattern pattern) {
+  switch (pattern) {
+    case Pattern::kGpt2:
+      return R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+    case Pattern::kCl100k:
+      return R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|)"
+             R"([^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|)"
+             R"(\s+(?!\S)|\s+)";
+    case Pattern::kO200k:
+      return R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)"
+             R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
+             R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*)"
+             R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
+             R"(\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+  }
+  return "";
+}
+
+std::optional<Pattern> PatternOfRegex(absl::string_view regex) {
+  for (Pattern p : {Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k}) {
+    if (regex == PatternRegex(p) || regex == PortableRegex(p)) return p;
+  }
+  return std::nullopt;
+}
+
 }  // namespace bpeforge::internal

@@ -8,6 +8,7 @@
 #define BPEFORGE_CORE_PRETOKENIZER_H_
 
 #include <memory>
+#include <optional>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
@@ -20,6 +21,12 @@ absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // "gpt2", "cl100
 absl::string_view PatternName(Pattern pattern);
 // The pattern as written for Python's `regex` module (and tiktoken).
 absl::string_view PatternRegex(Pattern pattern);
+// The same pattern in a form that JavaScript, Oniguruma (Hugging Face) and Rust (tiktoken)
+// all compile to the same pre-tokens: (?i:'s|...) spelled out case by case. Written into
+// exported tokenizer files.
+absl::string_view PortableRegex(Pattern pattern);
+// The pattern a regex spells (either form above), or nullopt.
+std::optional<Pattern> PatternOfRegex(absl::string_view regex);
 
 class PreTokenizer {
  public:

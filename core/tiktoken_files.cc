@@ -1,7 +1,10 @@
 #include "core/tiktoken_files.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -9,6 +12,12 @@
 #include "core/atomic_file.h"
 
 namespace bpeforge::internal {
+namespace {
+
+constexpr size_t kMaxRankGap = 1024;
+size_t RankBound(size_t tokens) { return 2 * tokens + kMaxRankGap; }
+
+}  // namespace
 
 absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_view name) {
   Ranks ranks;
@@ -39,14 +48,16 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
     ranks.emplace_back(std::move(bytes), rank);
     lines.push_back(line_no);
   }
-  // Ranks are ids, and the decoder is sized by the largest: they must be exactly 0..n-1
-  // (distinct ranks below n leave no gap). A far-off rank would cost gigabytes, a gap a
-  // silently missing token.
+  // Ranks are ids, and the decoder is sized by the largest, so a far-off rank would cost
+  // gigabytes. Gaps are allowed, but bounded: exported files leave the special tokens' ids and
+  // repeated tokens out.
+  const size_t bound = RankBound(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
-    if (ranks[i].second >= ranks.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          name, ":", lines[i], ": rank ", ranks[i].second, " is out of range: the ", ranks.size(),
-          " tokens of a rank file have the ranks 0..", ranks.size() - 1, ", each once"));
+    if (ranks[i].second >= bound) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ":", lines[i], ": rank ", ranks[i].second, " is out of range: the ",
+                       ranks.size(), " tokens of this rank file must have ranks below ", bound,
+                       " (twice their number + ", kMaxRankGap, ")"));
     }
   }
   return ranks;
@@ -64,6 +75,97 @@ std::string FormatTiktokenRanks(const Ranks& ranks) {
     absl::StrAppend(&out, absl::Base64Escape(bytes), " ", rank, "\n");
   }
   return out;
+}
+
+absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges& merges,
+                                                const std::vector<std::string>& special_tokens) {
+  absl::flat_hash_map<absl::string_view, TokenId> first_id;
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    first_id.try_emplace(vocab[id], static_cast<TokenId>(id));
+  }
+  TiktokenTables tables;
+  absl::flat_hash_set<TokenId> special_ids;
+  for (const std::string& s : special_tokens) {
+    auto it = first_id.find(s);
+    if (it == first_id.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("special token \"", absl::CHexEscape(s), "\" is not in the vocab"));
+    }
+    if (special_ids.insert(it->second).second) tables.specials.emplace_back(s, it->second);
+  }
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (special_ids.contains(static_cast<TokenId>(id))) continue;
+    if (first_id[vocab[id]] != id) {
+      ++tables.left_out;
+      continue;
+    }
+    tables.ranks.emplace_back(vocab[id], static_cast<TokenId>(id));
+  }
+  int64_t last = -1;
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const TokenId id = first_id[merges[i].first + merges[i].second];
+    if (static_cast<int64_t>(id) < last) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "merge ", i + 1, " makes id ", id, ", below an earlier merge's ", last,
+          "; tiktoken merges in id order, so these ids cannot be written as a rank file"));
+    }
+    last = std::max<int64_t>(last, id);
+  }
+  return tables;
+}
+
+std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern) {
+  nlohmann::ordered_json j;
+  j["pat_str"] = std::string(PortableRegex(pattern));
+  j["special_tokens"] = nlohmann::ordered_json::object();
+  for (const auto& [token, id] : tables.specials) j["special_tokens"][token] = id;
+  // js-tiktoken's form: each line starts a run of consecutive ranks.
+  std::string compressed;
+  for (size_t i = 0; i < tables.ranks.size(); ++i) {
+    const auto& [bytes, rank] = tables.ranks[i];
+    const bool run_goes_on = i > 0 && i % 256 != 0 && tables.ranks[i - 1].second + 1 == rank;
+    if (!run_goes_on) absl::StrAppend(&compressed, i > 0 ? "\n" : "", "! ", rank);
+    absl::StrAppend(&compressed, " ", absl::Base64Escape(bytes));
+  }
+  j["bpe_ranks"] = compressed;
+  return j.dump(2) + "\n";
+}
+
+absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::string_view path) {
+  nlohmann::json json =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
+  }
+  TiktokenJson out;
+  if (json.contains("pat_str")) {
+    if (!json["pat_str"].is_string()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": \"pat_str\" is not a string"));
+    }
+    const std::string pat = json["pat_str"].get<std::string>();
+    std::optional<Pattern> pattern = PatternOfRegex(pat);
+    if (!pattern.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path,
+                       ": \"pat_str\" is not one of the patterns bpeforge implements "
+                       "(gpt2, cl100k, o200k): ",
+                       nlohmann::json(pat).dump()));
+    }
+    out.pattern = *pattern;
+  }
+  if (json.contains("special_tokens")) {
+    absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> specials =
+        ParseSpecialTokenIds(json["special_tokens"].dump(), path);
+    if (!specials.ok()) return specials.status();
+    out.specials = *std::move(specials);
+  }
+  return out;
+}
+
+absl::StatusOr<TiktokenJson> ReadTiktokenJson(const std::string& path) {
+  std::string text;
+  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  return ParseTiktokenJson(text, path);
 }
 
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseSpecialTokenIds(

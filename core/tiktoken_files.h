@@ -9,9 +9,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/pretokenizer.h"
 #include "core/types.h"
 
 namespace bpeforge::internal {
+
+inline constexpr char kTiktokenRanksFile[] = "tokenizer.tiktoken";
+inline constexpr char kTiktokenJsonFile[] = "tiktoken.json";
 
 using Ranks = std::vector<std::pair<std::string, TokenId>>;
 
@@ -20,6 +24,32 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
 absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path);
 // Rank-file text, in the given order.
 std::string FormatTiktokenRanks(const Ranks& ranks);
+
+// What a tokenizer writes as tiktoken files: each token that merging can produce with the
+// lowest id that has its bytes (the id our encoder emits; a later id with the same bytes, which
+// the CS336 tie-break can create, is left out: a rank file holds one rank per byte string), and
+// the special tokens with their ids.
+struct TiktokenTables {
+  Ranks ranks;                                            // in id order
+  std::vector<std::pair<std::string, TokenId>> specials;  // in the given order
+  size_t left_out = 0;                                    // ids whose bytes an earlier id has
+};
+// Fails when tiktoken would encode differently: its merge priority is the id, so the ids of the
+// merge results must grow in merge order (they do in both layouts training writes).
+absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges& merges,
+                                                const std::vector<std::string>& special_tokens);
+
+// tiktoken.json: {"pat_str": ..., "special_tokens": {tok: id}, "bpe_ranks": ...}, where
+// "bpe_ranks" holds the ranks again in js-tiktoken's form ("! FIRST_RANK TOKEN TOKEN ..."), so
+// that the object is js-tiktoken's constructor argument as it is.
+std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern);
+struct TiktokenJson {
+  Pattern pattern = Pattern::kGpt2;
+  std::vector<std::pair<std::string, TokenId>> specials;
+};
+// Reads tiktoken.json; its "pat_str" must spell one of the known patterns.
+absl::StatusOr<TiktokenJson> ReadTiktokenJson(const std::string& path);
+absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::string_view path);
 
 // Special-token ids from a JSON object, either tiktoken's {"special_tokens": {tok: id}} or
 // a plain {tok: id}. Errors name the file.

@@ -52,12 +52,22 @@ void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids)
 absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
                                             const std::vector<std::string>& special_tokens,
                                             Pattern pattern) {
-  // The lowest id of each byte string in the vocab.
-  absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
   for (size_t id = 0; id < vocab.size(); ++id) {
     if (vocab[id].empty())
       return absl::InvalidArgumentError(absl::StrCat("vocab id ", id, " is empty"));
-    by_bytes.try_emplace(vocab[id], static_cast<TokenId>(id));
+  }
+  std::vector<SpecialToken> specials;
+  for (const std::string& s : special_tokens) specials.push_back({s, std::nullopt});
+  return CreateWithIds(vocab, merges, specials, pattern);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                   const std::vector<SpecialToken>& special_tokens,
+                                                   Pattern pattern) {
+  // The lowest id of each byte string in the vocab.
+  absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (!vocab[id].empty()) by_bytes.try_emplace(vocab[id], static_cast<TokenId>(id));
   }
   Tokenizer t;
   t.pattern_ = pattern;
@@ -83,10 +93,10 @@ absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& me
     // Ranks above the bytes, in merge order; a repeated result keeps its first rank.
     t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
   }
-  std::vector<SpecialToken> specials;
-  for (const std::string& s : special_tokens) {
-    auto it = by_bytes.find(s);
-    specials.push_back({s, it == by_bytes.end() ? std::nullopt : std::optional(it->second)});
+  std::vector<SpecialToken> specials = special_tokens;
+  for (SpecialToken& s : specials) {
+    auto it = by_bytes.find(s.text);
+    if (!s.id.has_value() && it != by_bytes.end()) s.id = it->second;
   }
   return Finish(std::move(t), specials);
 }

@@ -60,6 +60,11 @@ class Tokenizer {
   static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
                                           const std::vector<std::string>& special_tokens,
                                           Pattern pattern = Pattern::kGpt2);
+  // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
+  // a special token may come with its id.
+  static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                 const std::vector<SpecialToken>& special_tokens,
+                                                 Pattern pattern = Pattern::kGpt2);
   // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
   // must be present, ranks must be distinct.
   static absl::StatusOr<Tokenizer> FromRanks(

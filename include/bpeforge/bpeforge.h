@@ -125,9 +125,15 @@ BPEFORGE_API absl::StatusOr<CountedText> LoadCounts(const std::vector<std::strin
 BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
                                                          const TrainOptions& options);
 
-// Writes DIR/vocab.json (GPT-2 byte-to-unicode form), DIR/merges.txt and DIR/bpeforge.json
-// (pattern, special tokens, id layout), creating DIR if needed. All or nothing: on failure no
-// file of the set is left behind, and earlier files are kept as they were.
+// Writes, creating DIR if needed:
+//   vocab.json + merges.txt            GPT-2's form (byte-to-unicode strings)
+//   tokenizer.json                     Hugging Face `tokenizers` (byte-level BPE)
+//   tokenizer.tiktoken + tiktoken.json tiktoken's ranks, and its pattern and special-token ids
+//                                      (tiktoken.json is also js-tiktoken's constructor argument)
+//   bpeforge.json                      pattern, special tokens, id layout
+// Two merges may build the same bytes; tokenizer.json and the rank file hold one id per byte
+// string, the first, which is the one encoding produces. All or nothing: on failure no file of
+// the set is left behind, and earlier files are kept as they were.
 BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir);
 
 // ---------------------------------------------------------------------------------------------
@@ -176,9 +182,12 @@ class BPEFORGE_API Tokenizer {
   static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
                                           const std::vector<std::string>& special_tokens = {},
                                           Pattern pattern = Pattern::kGpt2);
-  // `path` is a directory written by SaveTokenizer or `bpeforge train`, any directory with a
-  // GPT-2 vocab.json and merges.txt, or a tiktoken rank file ("<base64 token> <rank>" lines,
-  // id = rank).
+  // `path` is a directory written by SaveTokenizer or `bpeforge train`; any directory with a
+  // GPT-2 vocab.json and merges.txt; a Hugging Face tokenizer.json (a file, or a directory
+  // holding only that) of a byte-level BPE with one of the known patterns and no normalizer,
+  // whose added tokens become special tokens; or a tiktoken rank file ("<base64 token> <rank>"
+  // lines, id = rank), with its pattern and special tokens from tiktoken.json beside it unless
+  // options.special_ids_path is set. Anything else is refused, naming what is unsupported.
   static absl::StatusOr<Tokenizer> Load(const std::string& path, const LoadOptions& options = {});
   // A GPT-2 vocab.json + merges.txt pair.
   static absl::StatusOr<Tokenizer> LoadGpt2(const std::string& vocab_path,
@@ -186,7 +195,7 @@ class BPEFORGE_API Tokenizer {
                                             const LoadOptions& options = {});
 
   // Writes the tokenizer as SaveTokenizer does. Fails for one loaded from a rank file, whose
-  // merges are not known.
+  // merges are not known, and for a tokenizer.json with ids that no token has.
   absl::Status Save(const std::string& dir) const;
   // The vocab, merges and settings, when known (not for rank files).
   const BpeModel* model() const;

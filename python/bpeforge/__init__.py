@@ -195,9 +195,10 @@ class Tokenizer:
         )
 
     def save(self, directory: StrPath) -> None:
-        """Writes ``vocab.json``, ``merges.txt`` and ``bpeforge.json`` into ``directory``
-        (created if needed), all or nothing; ``bpeforge.load`` and ``bpeforge encode
-        --tokenizer`` read it back."""
+        """Writes ``vocab.json`` + ``merges.txt`` (GPT-2), ``tokenizer.json`` (Hugging Face),
+        ``tokenizer.tiktoken`` + ``tiktoken.json`` (tiktoken) and ``bpeforge.json`` into
+        ``directory`` (created if needed), all or nothing; ``bpeforge.load`` and ``bpeforge
+        encode --tokenizer`` read it back, and so do ``tokenizers`` and ``tiktoken``."""
         self._impl.save(_path(directory, "directory"))
 
     def encode(self, text: str) -> list[int]:
@@ -296,9 +297,11 @@ def load(
     special_ids: StrPath | None = None,
 ) -> Tokenizer:
     """Loads a tokenizer: a directory written by ``Tokenizer.save`` or ``bpeforge train``,
-    any directory holding a GPT-2 ``vocab.json`` and ``merges.txt``, or a tiktoken rank file
-    (``<base64 token> <rank>`` lines; id = rank). ``special_tokens`` are added (their ids come
-    from ``special_ids``, a JSON file ``{"special_tokens": {token: id}}``, when given)."""
+    any directory holding a GPT-2 ``vocab.json`` and ``merges.txt``, a Hugging Face
+    ``tokenizer.json`` of a byte-level BPE (its added tokens are special tokens), or a tiktoken
+    rank file (``<base64 token> <rank>`` lines; id = rank; its pattern and special tokens come
+    from ``tiktoken.json`` beside it). ``special_tokens`` are added (for a rank file their ids
+    come from ``special_ids``, a JSON file ``{"special_tokens": {token: id}}``, when given)."""
     path = _path(path, "path")
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)

@@ -133,7 +133,8 @@ def test_save_and_load_gpt2_id_order(gpt2_tokenizer, cs336, tmp_path):
     """GPT-2's ids are not in the trainer's layout; they must survive a save and load."""
     gpt2_tokenizer.save(tmp_path / "gpt2")
     assert sorted(p.name for p in (tmp_path / "gpt2").iterdir()) == [
-        "bpeforge.json", "merges.txt", "vocab.json",
+        "bpeforge.json", "merges.txt", "tiktoken.json", "tokenizer.json",
+        "tokenizer.tiktoken", "vocab.json",
     ]
     loaded = bpeforge.load(tmp_path / "gpt2")
     assert loaded.vocab == gpt2_tokenizer.vocab
@@ -208,3 +209,23 @@ def test_docstrings():
     for name in ("encode", "decode", "encode_file", "save", "from_files"):
         assert getattr(bpeforge.Tokenizer, name).__doc__, name
     assert bpeforge.load.__doc__ and bpeforge.__doc__
+
+
+@pytest.mark.parametrize("name", ["tokenizer.json", "tokenizer.tiktoken"])
+def test_exported_files_load_back(small, tmp_path, name):
+    """Hugging Face's and tiktoken's files, written by save, give the same ids."""
+    small.save(tmp_path / "tok")
+    loaded = bpeforge.load(tmp_path / "tok" / name)
+    text = f"Once upon a time{EOT} there was a cat. It's 'S 你好 😀"
+    assert loaded.encode(text) == small.encode(text)
+    assert loaded.decode(small.encode(text)) == text
+    assert loaded.special_tokens == [EOT]
+
+
+def test_unsupported_tokenizer_json_is_a_value_error(small, tmp_path):
+    small.save(tmp_path / "tok")
+    doc = json.loads((tmp_path / "tok" / "tokenizer.json").read_text())
+    doc["model"]["type"] = "Unigram"
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="model Unigram is not supported"):
+        bpeforge.load(tmp_path / "bad.json")
