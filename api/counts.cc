@@ -15,8 +15,8 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
                                            const TrainOptions& options) {
   internal::TrainOptions internal_options;
   internal_options.inputs = inputs;
-  internal_options.trainer = {256 + options.special_tokens.size(), options.special_tokens,
-                              options.layout};
+  internal_options.trainer = {
+      256 + options.special_tokens.size(), options.special_tokens, options.layout, {}};
   internal_options.pattern = options.pattern;
   internal_options.threads = options.threads;
   internal_options.chunk_bytes = options.chunk_bytes;

@@ -161,8 +161,16 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
   const std::string vocab_path = absl::StrCat(dir, "/", internal::kVocabFile);
   const std::string merges_path = absl::StrCat(dir, "/", internal::kMergesFile);
+  // The training options are the model's history, recorded for users; encoding ignores them.
+  auto with_options = [&](absl::StatusOr<std::shared_ptr<State>> state) {
+    if (state.ok() && (*state)->model.has_value()) {
+      (*state)->model->min_frequency = manifest->min_frequency;
+      (*state)->model->max_token_length = manifest->max_token_length;
+    }
+    return state;
+  };
   if (manifest->ids_from_vocab_json) {
-    return FromGpt2Files(vocab_path, merges_path, specials, manifest->pattern);
+    return with_options(FromGpt2Files(vocab_path, merges_path, specials, manifest->pattern));
   }
   absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
   if (!merges.ok()) return merges.status();
@@ -175,7 +183,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   if (absl::Status s = CheckVocabJson(vocab_path, vocab); !s.ok()) return s;
   auto state = FromVocab(vocab, *merges, specials, manifest->pattern);
   if (!state.ok()) return Prefixed(dir, state.status());
-  return state;
+  return with_options(std::move(state));
 }
 
 // A rank file. Its special tokens and pattern come from tiktoken.json beside it (as `bpeforge

@@ -19,6 +19,8 @@ internal::TrainOptions ToInternal(const TrainOptions& options) {
   out.trainer.vocab_size = options.vocab_size;
   out.trainer.special_tokens = options.special_tokens;
   out.trainer.layout = options.layout;
+  out.trainer.rules.min_frequency = options.min_frequency;
+  out.trainer.rules.max_token_length = options.max_token_length;
   out.pattern = options.pattern;
   out.threads = options.threads;
   out.chunk_bytes = options.chunk_bytes;
@@ -34,6 +36,8 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
   out.model.special_tokens = std::move(result.trained.special_tokens);
   out.model.pattern = options.pattern;
   out.model.layout = options.layout;
+  out.model.min_frequency = options.min_frequency;
+  out.model.max_token_length = options.max_token_length;
   out.stats = result.stats;
   return out;
 }
@@ -61,6 +65,8 @@ absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
 absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
   internal::Manifest manifest{model.pattern, model.special_tokens, model.layout,
                               model.vocab.size()};
+  manifest.min_frequency = model.min_frequency;
+  manifest.max_token_length = model.max_token_length;
   manifest.ids_from_vocab_json =
       internal::BuildVocab(model.special_tokens, model.merges, model.layout) != model.vocab;
   absl::StatusOr<internal::TiktokenTables> tables =

@@ -32,6 +32,8 @@ struct TrainArgs {
   std::string out_dir;
   std::string stats_json;
   std::string chunk_bytes = std::to_string(4 << 20);
+  std::string min_frequency = "0";
+  std::string max_token_length = "0";
   bool quiet = false;
 };
 
@@ -106,6 +108,14 @@ int RunTrain(const TrainArgs& args) {
   absl::StatusOr<uint64_t> chunk =
       ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
+  absl::StatusOr<uint64_t> min_frequency =
+      ParseDecimal(args.min_frequency, "--min-frequency", 0, UINT64_MAX);
+  if (!min_frequency.ok()) return Fail(min_frequency.status());
+  absl::StatusOr<uint64_t> max_token_length =
+      ParseDecimal(args.max_token_length, "--max-token-length", 0, uint64_t{1} << 40);
+  if (!max_token_length.ok()) return Fail(max_token_length.status());
+  options.min_frequency = *min_frequency;
+  options.max_token_length = *max_token_length;
   options.vocab_size = *vocab_size;
   options.threads = static_cast<int>(*threads);
   options.chunk_bytes = *chunk;
@@ -140,8 +150,9 @@ int RunTrain(const TrainArgs& args) {
   const uint64_t peak = PeakRssBytes();
   std::string vocab_note;
   if (t.vocab.size() < *vocab_size) {
-    vocab_note = absl::StrFormat("; stopped before the requested %d: no pair was left to merge",
-                                 *vocab_size);
+    vocab_note = absl::StrFormat(
+        "; stopped before the requested %d: no pair was left to merge%s", *vocab_size,
+        *min_frequency > 0 ? absl::StrFormat(" %d times or more", *min_frequency) : "");
   }
   const std::string read =
       args.counts ? absl::StrFormat("%.1f MB of text, counted in %d count file(s)", s.bytes / 1e6,
@@ -196,6 +207,12 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                   "Target vocabulary size: 256 bytes + special tokens + merges (training stops "
                   "earlier, and says so, when no pair is left)")
       ->required();
+  cmd->add_option("--min-frequency", args->min_frequency,
+                  "A pair merges only if it occurs at least N times; training stops at the first "
+                  "that does not (default 0: no minimum)");
+  cmd->add_option("--max-token-length", args->max_token_length,
+                  "No merge makes a token longer than N bytes; such pairs are passed over "
+                  "(default 0: no limit)");
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); removed from the training text, never merged");
   cmd->add_option("--threads", args->threads, "Worker threads (default 0: all hardware threads)")

@@ -17,6 +17,8 @@ std::string FormatManifestJson(const Manifest& manifest) {
   j["layout"] = manifest.ids_from_vocab_json ? std::string(kVocabFile)
                                              : std::string(IdLayoutName(manifest.layout));
   j["vocab_size"] = manifest.vocab_size;
+  if (manifest.min_frequency > 0) j["min_frequency"] = manifest.min_frequency;
+  if (manifest.max_token_length > 0) j["max_token_length"] = manifest.max_token_length;
   j["vocab"] = kVocabFile;
   j["merges"] = kMergesFile;
   return j.dump(2) + "\n";
@@ -50,6 +52,8 @@ absl::StatusOr<Manifest> ParseManifest(absl::string_view text, absl::string_view
       m.layout = *layout;
     }
     m.vocab_size = j.at("vocab_size").get<size_t>();
+    m.min_frequency = j.value("min_frequency", uint64_t{0});
+    m.max_token_length = j.value("max_token_length", size_t{0});
     return m;
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": malformed manifest: ", e.what()));

@@ -25,6 +25,9 @@ struct Manifest {
   // Ids that follow no layout (a tokenizer made from any vocab): they are vocab.json's, and the
   // manifest says "layout": "vocab.json".
   bool ids_from_vocab_json = false;
+  // The training options, written only when set (so that default runs keep their bytes).
+  uint64_t min_frequency = 0;
+  size_t max_token_length = 0;
 };
 
 std::string FormatManifestJson(const Manifest& manifest);

@@ -111,14 +111,24 @@ PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& 
 }  // namespace
 
 Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
-                   const Parallelism& parallelism, const std::atomic<bool>* cancel) {
+                   const Parallelism& parallelism, const std::atomic<bool>* cancel,
+                   const MergeRules& rules) {
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
   const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
   PairTable pairs = CountPairs(words, workers, parallelism);
+  // A pair that would make too long a token is counted like any other but never queued, so
+  // it is passed over (Hugging Face's max_token_length).
+  auto may_merge = [&](PairKey p) {
+    return rules.max_token_length == 0 ||
+           token_bytes[PairLeft(p)].size() + token_bytes[PairRight(p)].size() <=
+               rules.max_token_length;
+  };
   PairQueue queue(token_bytes);
-  for (const auto& [pair, info] : pairs) queue.Push(pair, info.count);
+  for (const auto& [pair, info] : pairs) {
+    if (may_merge(pair)) queue.Push(pair, info.count);
+  }
   auto current_count = [&pairs](PairKey p) -> int64_t {
     auto it = pairs.find(p);
     return it == pairs.end() ? 0 : it->second.count;
@@ -129,6 +139,8 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
   while (merges.size() < max_merges) {
     std::optional<PairKey> best = queue.PopMax(current_count);
     if (!best) break;
+    // The most frequent pair is below the minimum, so every other is too.
+    if (static_cast<uint64_t>(current_count(*best)) < rules.min_frequency) break;
     const uint32_t left = PairLeft(*best), right = PairRight(*best);
     const auto merged = static_cast<uint32_t>(token_bytes.size());
     merges.emplace_back(token_bytes[left], token_bytes[right]);
@@ -164,7 +176,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
       info.count += change.count;
       if (!change.words.empty()) {  // a new pair: its list is complete
         info.words = std::move(change.words);
-        if (info.count > 0) queue.Push(pair, info.count);
+        if (info.count > 0 && may_merge(pair)) queue.Push(pair, info.count);
       }
       if (info.count <= 0) pairs.erase(it);
     }

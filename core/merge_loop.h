@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "core/parallelism.h"
@@ -12,6 +13,12 @@
 
 namespace bpeforge::internal {
 
+// Which pairs may merge, besides the most frequent first (Hugging Face's trainer options).
+struct MergeRules {
+  uint64_t min_frequency = 0;   // stop once the most frequent pair occurs fewer times
+  size_t max_token_length = 0;  // never make a token longer than this many bytes (0: any)
+};
+
 // Learns up to `max_merges` merges from `words` (consumed: its runs are rewritten).
 // Counts are weighted by word count; a tie goes to the lexicographically greater pair of
 // byte strings (left first, then right). Stops early when no pair is left.
@@ -19,9 +26,11 @@ namespace bpeforge::internal {
 // With `parallelism`, the words a large merge rewrites are split among its workers; the
 // result is the same for any number of workers. Once `cancel` reads true it stops early (the
 // merges so far are returned; callers tell this from a finished run by the flag).
+// `rules` may stop it earlier, or pass over pairs that would make too long a token.
 Merges LearnMerges(WordTable& words, size_t max_merges,
                    const std::function<void(size_t)>& progress = nullptr,
-                   const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr);
+                   const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr,
+                   const MergeRules& rules = {});
 
 }  // namespace bpeforge::internal
 

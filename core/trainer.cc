@@ -42,7 +42,7 @@ absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>
     }
   }
   out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
-                           parallelism, cancel);
+                           parallelism, cancel, config.rules);
   if (cancel != nullptr && cancel->load()) return absl::CancelledError("training was cancelled");
   out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
   return out;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/merge_loop.h"
 #include "core/parallelism.h"
 #include "core/pretoken_counts.h"
 #include "core/types.h"
@@ -20,6 +21,7 @@ struct TrainerConfig {
   size_t vocab_size = 0;
   std::vector<std::string> special_tokens;  // duplicates are used once
   IdLayout layout = IdLayout::kBytesFirst;
+  MergeRules rules;
 };
 
 struct Trained {

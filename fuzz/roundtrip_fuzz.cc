@@ -27,7 +27,7 @@ const Tokenizer& FuzzTokenizer() {
     const std::vector<std::string> specials = {"<|eot|>"};
     PreTokenCounts counts;
     CountPreTokens(corpus, SpecialTokens(specials), *MakePreTokenizer(Pattern::kGpt2), &counts);
-    TrainerConfig config{400, specials, IdLayout::kBytesFirst};
+    TrainerConfig config{400, specials, IdLayout::kBytesFirst, {}};
     absl::StatusOr<Trained> trained = TrainFromCounts({&counts}, config);
     if (!trained.ok()) Fail(std::string(trained.status().message()));
     absl::StatusOr<Tokenizer> t =

@@ -227,8 +227,11 @@ Pattern PatternOf(const std::string& name) { return Unwrap(ParsePattern(name)); 
 
 py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
                    const std::vector<std::string>& special_tokens, int threads,
-                   const std::string& pattern, const std::string& layout, bool progress) {
+                   const std::string& pattern, const std::string& layout, bool progress,
+                   uint64_t min_frequency, size_t max_token_length) {
   TrainOptions options;
+  options.min_frequency = min_frequency;
+  options.max_token_length = max_token_length;
   options.vocab_size = vocab_size;
   options.special_tokens = special_tokens;
   options.threads = threads;
@@ -288,7 +291,8 @@ PYBIND11_MODULE(_bpeforge, m) {
   m.doc() = "bpeforge's C++ core; use the bpeforge package, not this module.";
 
   m.def("train", &TrainBpe, py::arg("inputs"), py::arg("vocab_size"), py::arg("special_tokens"),
-        py::arg("threads"), py::arg("pattern"), py::arg("layout"), py::arg("progress"));
+        py::arg("threads"), py::arg("pattern"), py::arg("layout"), py::arg("progress"),
+        py::arg("min_frequency"), py::arg("max_token_length"));
   m.def("pattern_regex",
         [](const std::string& name) { return std::string(PatternRegex(PatternOf(name))); });
 

@@ -38,7 +38,8 @@ std::vector<std::string> SplitOnSpecials(const std::string& text,
 }  // namespace
 
 Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
-                      const std::vector<std::string>& special_tokens, Pattern pattern) {
+                      const std::vector<std::string>& special_tokens, Pattern pattern,
+                      uint64_t min_frequency, size_t max_token_length) {
   std::map<std::string, uint64_t> counts;
   auto regex = MakeRegexPreTokenizer(pattern);
   for (const std::string& doc : docs) {
@@ -58,7 +59,12 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
   while (256 + specials + merges.size() < vocab_size) {
     std::map<std::pair<std::string, std::string>, uint64_t> pairs;
     for (const auto& [symbols, n] : words) {
-      for (size_t i = 0; i + 1 < symbols.size(); ++i) pairs[{symbols[i], symbols[i + 1]}] += n;
+      for (size_t i = 0; i + 1 < symbols.size(); ++i) {
+        if (max_token_length == 0 ||
+            symbols[i].size() + symbols[i + 1].size() <= max_token_length) {
+          pairs[{symbols[i], symbols[i + 1]}] += n;
+        }
+      }
     }
     if (pairs.empty()) break;
     auto best = pairs.begin();
@@ -66,6 +72,7 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
       // Higher count wins; on a tie the later (lexicographically greater) pair wins.
       if (it->second >= best->second) best = it;
     }
+    if (best->second < min_frequency) break;
     const auto [left, right] = best->first;
     merges.emplace_back(left, right);
     for (auto& [symbols, n] : words) {

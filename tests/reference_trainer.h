@@ -4,6 +4,7 @@
 #ifndef BPEFORGE_TESTS_REFERENCE_TRAINER_H_
 #define BPEFORGE_TESTS_REFERENCE_TRAINER_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,12 @@
 namespace bpeforge::internal::testing {
 
 // Merges learned from the concatenated documents `docs` (each a separate document).
+// With `min_frequency`, it stops when the most frequent pair occurs fewer times; with
+// `max_token_length` (bytes, 0: none), pairs that would make a longer token are not candidates.
 Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& special_tokens,
-                      Pattern pattern = Pattern::kGpt2);
+                      Pattern pattern = Pattern::kGpt2, uint64_t min_frequency = 0,
+                      size_t max_token_length = 0);
 
 }  // namespace bpeforge::internal::testing
 

@@ -25,7 +25,7 @@ Trained TrainOn(const std::string& text, size_t vocab_size, IdLayout layout,
                 const std::vector<std::string>& specials, Pattern pattern) {
   PreTokenCounts counts;
   CountPreTokens(text, SpecialTokens(specials), *MakeRegexPreTokenizer(pattern), &counts);
-  TrainerConfig config{vocab_size, specials, layout};
+  TrainerConfig config{vocab_size, specials, layout, {}};
   absl::StatusOr<Trained> trained = TrainFromCounts({&counts}, config);
   EXPECT_TRUE(trained.ok()) << trained.status();
   return *trained;

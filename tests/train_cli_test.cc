@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/gpt2_files.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
@@ -120,6 +121,44 @@ TEST(TrainCliTest, HelpDescribesTheOptions) {
        {"--vocab-size", "--special-token", "--threads", "--layout", "--out", "--stats-json"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
+}
+
+// --min-frequency and --max-token-length: the rule holds, it is recorded in the manifest, and
+// training from a count file of the same text gives the same files.
+TEST(TrainCliTest, MinFrequencyAndMaxTokenLength) {
+  TempDir dir;
+  testing::TextGenOptions gen;
+  gen.fragments = 4000;
+  gen.special_tokens = {"<|endoftext|>"};
+  testing::WriteFile(dir.File("in.txt"), testing::RandomText(5, gen));
+  const std::string flags =
+      " --vocab-size 5000 --min-frequency 40 --max-token-length 5 --special-token "
+      "'<|endoftext|>' --quiet --out ";
+  auto r = RunCli("train " + dir.File("in.txt") + flags + dir.File("a"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no pair was left to merge 40 times or more"), std::string::npos) << r.out;
+  absl::StatusOr<Merges> merges = ReadMergesTxt(dir.File("a/merges.txt"));
+  ASSERT_TRUE(merges.ok()) << merges.status();
+  ASSERT_GT(merges->size(), 20u);
+  for (const auto& [left, right] : *merges) EXPECT_LE(left.size() + right.size(), 5u);
+  auto manifest = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("a/bpeforge.json")));
+  EXPECT_EQ(manifest["min_frequency"], 40);
+  EXPECT_EQ(manifest["max_token_length"], 5);
+  ASSERT_EQ(RunCli("count " + dir.File("in.txt") + " --special-token '<|endoftext|>' --quiet " +
+                   "--out " + dir.File("in.counts"))
+                .exit_code,
+            0);
+  r = RunCli("train --counts " + dir.File("in.counts") + flags + dir.File("b"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"merges.txt", "vocab.json", "bpeforge.json", "tokenizer.json"}) {
+    EXPECT_EQ(testing::ReadFileOrDie(dir.File(std::string("a/") + f)),
+              testing::ReadFileOrDie(dir.File(std::string("b/") + f)))
+        << f;
+  }
+  testing::ExpectCleanFailure(RunCli("train " + dir.File("in.txt") +
+                                     " --vocab-size 300 --min-frequency -1 --out " + dir.File("c")),
+                              "--min-frequency");
+  EXPECT_FALSE(testing::Exists(dir.File("c")));
 }
 
 }  // namespace

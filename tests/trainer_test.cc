@@ -19,7 +19,8 @@ using testing::TempDir;
 
 TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& specials, int threads = 2,
-                      size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2) {
+                      size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2,
+                      MergeRules rules = {}) {
   TrainOptions options;
   for (size_t i = 0; i < docs.size(); ++i) {
     options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
@@ -30,6 +31,7 @@ TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, 
   options.threads = threads;
   options.chunk_bytes = chunk_bytes;
   options.pattern = pattern;
+  options.trainer.rules = rules;
   // Every merge with threads > 1 splits its word rewrites among them, however few words it
   // has: the comparisons below then cover the split path, which large corpora take.
   options.min_split_words = 1;
@@ -139,6 +141,51 @@ TEST(TrainerTest, MatchesReferenceOnRandomCorpora) {
     TrainResult r = TrainDocs(dir, docs, vocab, gen.special_tokens, 2, 1 + seed * 13);
     ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, vocab, gen.special_tokens)) << "seed " << seed;
   }
+}
+
+// Hugging Face's options: the reference learns the same rule, and the merges agree.
+TEST(TrainerTest, MatchesReferenceWithMinFrequencyAndMaxTokenLength) {
+  int stopped_by_min_frequency = 0;
+  for (uint64_t seed = 200; seed < 230; ++seed) {
+    testing::TextGenOptions gen;
+    gen.fragments = 100 + seed % 7 * 40;
+    gen.special_tokens = {"<|endoftext|>"};
+    const std::vector<std::string> docs = {testing::RandomText(seed, gen)};
+    const MergeRules rules{seed % 3 == 0 ? 0 : seed % 13 + 2, seed % 4 == 0 ? 0 : seed % 5 + 2};
+    TempDir dir;
+    TrainResult r =
+        TrainDocs(dir, docs, 700, gen.special_tokens, 2, 1 + seed, Pattern::kGpt2, rules);
+    ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, 700, gen.special_tokens, Pattern::kGpt2,
+                                               rules.min_frequency, rules.max_token_length))
+        << "seed " << seed;
+    if (rules.min_frequency > 0 && r.trained.merges.size() < 700 - 257 &&
+        r.trained.merges != ReferenceTrain(docs, 700, gen.special_tokens, Pattern::kGpt2, 0,
+                                           rules.max_token_length)) {
+      ++stopped_by_min_frequency;
+    }
+    for (const auto& [left, right] : r.trained.merges) {
+      if (rules.max_token_length > 0) {
+        ASSERT_LE(left.size() + right.size(), rules.max_token_length);
+      }
+    }
+  }
+  EXPECT_GT(stopped_by_min_frequency, 5);  // the rule did change results
+}
+
+TEST(TrainerTest, MinFrequencyStopsOnTheTextbookExample) {
+  // Pair counts in merge order: st 9, est 9, ow 7, low 7, west 6, ne 6, ...: a minimum of 7
+  // keeps the first four.
+  TempDir dir;
+  TrainResult r = TrainDocs(dir,
+                            {"low low low low low lower lower widest widest widest newest newest "
+                             "newest newest newest newest"},
+                            256 + 100, {}, 2, 1 << 20, Pattern::kGpt2, MergeRules{7, 0});
+  Merges expected = {{"s", "t"}, {"e", "st"}, {"o", "w"}, {"l", "ow"}};
+  EXPECT_EQ(r.trained.merges, expected);
+  // No token longer than 2 bytes: "est" and "low" are passed over.
+  r = TrainDocs(dir, {"low low low low low lower lower widest widest widest newest newest"},
+                256 + 3, {}, 2, 1 << 20, Pattern::kGpt2, MergeRules{0, 2});
+  for (const auto& [left, right] : r.trained.merges) EXPECT_EQ(left.size() + right.size(), 2u);
 }
 
 TEST(TrainerTest, MatchesReferenceUnderOtherPatterns) {

@@ -72,6 +72,11 @@ struct TrainOptions {
   std::vector<std::string> special_tokens;
   Pattern pattern = Pattern::kGpt2;
   IdLayout layout = IdLayout::kBytesFirst;
+  // Hugging Face's trainer options. A pair merges only if it occurs at least `min_frequency`
+  // times (training stops at the first that does not); a pair whose token would be longer than
+  // `max_token_length` bytes is passed over (0: no limit). Both are recorded in bpeforge.json.
+  uint64_t min_frequency = 0;
+  size_t max_token_length = 0;
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // the parallel work unit; results do not depend on it
   // Human-readable progress lines ("pre-tokenizing: 41% of 2000.0 MB"), from any thread.
@@ -88,6 +93,8 @@ struct BpeModel {
   std::vector<std::string> special_tokens;  // distinct, in given order
   Pattern pattern = Pattern::kGpt2;
   IdLayout layout = IdLayout::kBytesFirst;
+  uint64_t min_frequency = 0;   // the training options, as recorded in bpeforge.json
+  size_t max_token_length = 0;  // (encoding does not depend on them)
 };
 
 struct TrainResult {

@@ -106,6 +106,8 @@ def train_bpe(
     pattern: str = "gpt2",
     layout: str = "hf",
     progress: bool = False,
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """Train a byte-level BPE tokenizer on UTF-8 text files (CS336 ``run_train_bpe``).
 
@@ -120,6 +122,10 @@ def train_bpe(
     the ids are the special tokens, then the 256 bytes in GPT-2's byte-to-unicode order, then
     the merges; with ``"bytes-first"`` byte b is id b, then the special tokens, then merges.
 
+    Hugging Face's trainer options: a pair merges only if it occurs at least ``min_frequency``
+    times (training stops at the first that does not), and a pair whose token would be longer
+    than ``max_token_length`` bytes is passed over.
+
     ``threads=None`` uses every core. ``progress=True`` prints progress lines on stderr.
     The GIL is released while it runs; Ctrl-C stops it with KeyboardInterrupt within a
     fraction of a second. Raises FileNotFoundError for a missing input, ValueError for
@@ -130,6 +136,14 @@ def train_bpe(
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
     if vocab_size < 1:
         raise ValueError(f"vocab_size must be positive, not {vocab_size}")
+    for name, value in (("min_frequency", min_frequency), ("max_token_length", max_token_length)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        least = 1 if name == "max_token_length" else 0
+        if value < least:
+            raise ValueError(f"{name} must be at least {least}, not {value}")
     return _bpeforge.train(
         paths,
         vocab_size,
@@ -138,6 +152,8 @@ def train_bpe(
         _choice(pattern, "pattern", _PATTERNS),
         _choice(layout, "layout", ("hf", "bytes-first")),
         bool(progress),
+        min_frequency,
+        max_token_length or 0,
     )
 
 

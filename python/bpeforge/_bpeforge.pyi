@@ -11,6 +11,8 @@ def train(
     pattern: str,
     layout: str,
     progress: bool,
+    min_frequency: int,
+    max_token_length: int,
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]: ...
 def pattern_regex(name: str) -> str: ...
 

@@ -135,3 +135,17 @@ def test_training_releases_the_gil(generate):
         ticker.join()
     assert len(vocab) == 3000
     assert during > 10, f"the other thread ran only {during} times while training"
+
+
+def test_min_frequency_and_max_token_length(cs336):
+    """Hugging Face's options: no token longer than the limit, no merge below the minimum."""
+    corpus = cs336 / "corpus.en"
+    _, merges = bpeforge.train_bpe(corpus, 3000, SPECIAL, min_frequency=30, max_token_length=4)
+    _, unlimited = bpeforge.train_bpe(corpus, 3000, SPECIAL)
+    assert 0 < len(merges) < len(unlimited)
+    assert all(len(a) + len(b) <= 4 for a, b in merges)
+    assert any(len(a) + len(b) > 4 for a, b in unlimited)
+    with pytest.raises(ValueError, match="max_token_length must be at least 1"):
+        bpeforge.train_bpe(corpus, 300, max_token_length=0)
+    with pytest.raises(TypeError):
+        bpeforge.train_bpe(corpus, 300, min_frequency="3")
