@@ -1,5 +1,6 @@
 // Every parser of files that come from outside: vocab.json, merges.txt, tiktoken rank files,
-// the manifest and special-token id JSON (the first byte picks one). Malformed input must give
+// the manifest, special-token id JSON, Hugging Face tokenizer.json and tiktoken.json (the first
+// byte picks one). Malformed input must give
 // an error, never a crash, a hang or a huge allocation; what parses is used to build a
 // tokenizer, which must then encode a text.
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "core/gpt2_files.h"
+#include "core/hf_tokenizer_json.h"
 #include "core/manifest.h"
 #include "core/tiktoken_files.h"
 #include "core/tokenizer.h"
@@ -19,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const absl::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
   const char* kSample = "Hello, world! <|endoftext|> 123 ünïcödé";
-  switch (data[0] % 5) {
+  switch (data[0] % 7) {
     case 0:
       if (auto entries = ParseVocabJsonEntries(text, "vocab.json"); entries.ok()) {
         bpeforge::Vocab vocab;
@@ -59,6 +61,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           byte_ranks.emplace_back(std::string(1, static_cast<char>(b)), b);
         if (auto t = Tokenizer::FromRanks(byte_ranks, specials); t.ok()) t->Encode(kSample);
       }
+      break;
+    case 5:
+      if (auto hf = ParseHfTokenizerJson(text, "tokenizer.json"); hf.ok()) {
+        std::vector<SpecialToken> specials;
+        for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
+        if (auto t = Tokenizer::CreateWithIds(hf->vocab, hf->merges, specials, hf->pattern);
+            t.ok()) {
+          t->Encode(kSample);
+        }
+      }
+      break;
+    case 6:
+      ParseTiktokenJson(text, "tiktoken.json").IgnoreError();
       break;
   }
   return 0;
