@@ -18,6 +18,7 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
   internal_options.trainer = {
       256 + options.special_tokens.size(), options.special_tokens, options.layout, {}};
   internal_options.pattern = options.pattern;
+  internal_options.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
   internal_options.threads = options.threads;
   internal_options.chunk_bytes = options.chunk_bytes;
   internal_options.progress = options.progress;
@@ -26,6 +27,7 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
   if (!sharded.ok()) return sharded.status();
   CountedText out;
   out.pattern = options.pattern;
+  out.custom_pattern = internal_options.custom_regex;
   out.special_tokens = internal::SpecialTokens(options.special_tokens).tokens();
   out.bytes = sharded->bytes;
   out.pretokens = sharded->pretokens;
@@ -42,7 +44,7 @@ absl::Status SaveCounts(const CountedText& counted, const std::string& path) {
   internal::AtomicFile file;
   if (absl::Status s = internal::AtomicFile::Open(path, &file); !s.ok()) return s;
   const internal::CountsHeader header{counted.pattern, counted.special_tokens, counted.bytes,
-                                      counted.pretokens};
+                                      counted.pretokens, counted.custom_pattern};
   if (absl::Status s = internal::WriteCountsFile(
           header, counted.counts, [&](absl::string_view bytes) { return file.Write(bytes); });
       !s.ok()) {
@@ -63,18 +65,24 @@ absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
     if (absl::Status s = file->CheckUnchanged(); !s.ok()) return s;
     if (i == 0) {
       out.pattern = header->pattern;
+      out.custom_pattern = header->custom_regex;
       out.special_tokens = header->special_tokens;
-    } else if (header->pattern != out.pattern || header->special_tokens != out.special_tokens) {
-      auto describe = [](Pattern p, const std::vector<std::string>& specials) {
-        std::string s = absl::StrCat("pattern ", PatternName(p), ", special tokens [");
+    } else if (header->pattern != out.pattern || header->custom_regex != out.custom_pattern ||
+               header->special_tokens != out.special_tokens) {
+      auto describe = [](Pattern p, const std::string& regex,
+                         const std::vector<std::string>& specials) {
+        std::string s = p == Pattern::kCustom ? absl::StrCat("custom pattern ", regex)
+                                              : absl::StrCat("pattern ", PatternName(p));
+        absl::StrAppend(&s, ", special tokens [");
         for (size_t k = 0; k < specials.size(); ++k) {
           absl::StrAppend(&s, k > 0 ? ", " : "", "\"", specials[k], "\"");
         }
         return s + "]";
       };
       return absl::InvalidArgumentError(absl::StrCat(
-          paths[i], " was counted with ", describe(header->pattern, header->special_tokens),
-          ", but ", paths[0], " with ", describe(out.pattern, out.special_tokens),
+          paths[i], " was counted with ",
+          describe(header->pattern, header->custom_regex, header->special_tokens), ", but ",
+          paths[0], " with ", describe(out.pattern, out.custom_pattern, out.special_tokens),
           "; counts are added up only when both agree"));
     }
     out.bytes += header->bytes;

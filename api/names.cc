@@ -11,6 +11,9 @@ absl::StatusOr<Pattern> ParsePattern(absl::string_view name) {
 }
 absl::string_view PatternName(Pattern pattern) { return internal::PatternName(pattern); }
 absl::string_view PatternRegex(Pattern pattern) { return internal::PatternRegex(pattern); }
+absl::Status CheckCustomPattern(absl::string_view regex) {
+  return internal::MakeCustomPreTokenizer(regex).status();
+}
 absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name) {
   return internal::ParseIdLayout(name);
 }

@@ -76,6 +76,7 @@ BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
   model.merges = merges;
   model.special_tokens = t.special_tokens().tokens();
   model.pattern = t.pattern();
+  model.custom_pattern = t.custom_regex();
   model.vocab.resize(t.id_limit());
   for (size_t id = 0; id < t.id_limit(); ++id) {
     if (auto bytes = t.TokenBytes(static_cast<TokenId>(id))) model.vocab[id] = std::string(*bytes);
@@ -86,12 +87,25 @@ BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
   return model;
 }
 
+// A pattern and, for Pattern::kCustom, its regex.
+struct PatternChoice {
+  Pattern pattern = Pattern::kGpt2;
+  std::string regex;
+};
+PatternChoice Requested(const LoadOptions& options) {
+  return {options.pattern.value_or(Pattern::kGpt2), options.custom_pattern};
+}
+std::string Describe(const PatternChoice& p) {
+  return p.pattern == Pattern::kCustom ? absl::StrCat("custom pattern ", p.regex)
+                                       : absl::StrCat("pattern ", internal::PatternName(p.pattern));
+}
+
 absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
                                                  const std::vector<std::string>& specials,
-                                                 Pattern pattern) {
+                                                 const PatternChoice& pattern) {
   if (absl::Status s = internal::ValidateSpecialTokens(specials); !s.ok()) return s;
   absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::Create(vocab, merges, specials, pattern);
+      internal::Tokenizer::Create(vocab, merges, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return t.status();
   auto state = std::make_shared<State>(*std::move(t), std::nullopt);
   state->model = ModelOf(state->tokenizer, merges);
@@ -101,7 +115,7 @@ absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merge
 absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_path,
                                                      const std::string& merges_path,
                                                      const std::vector<std::string>& specials,
-                                                     Pattern pattern) {
+                                                     const PatternChoice& pattern) {
   absl::StatusOr<Vocab> vocab = internal::ReadVocabJson(vocab_path);
   if (!vocab.ok()) return vocab.status();
   absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
@@ -111,11 +125,14 @@ absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_pa
   return state;
 }
 
-absl::Status CheckPattern(const LoadOptions& options, Pattern found, const std::string& path) {
-  if (options.pattern.has_value() && *options.pattern != found) {
+absl::Status CheckPattern(const LoadOptions& options, const PatternChoice& found,
+                          const std::string& path) {
+  const PatternChoice requested = Requested(options);
+  if (options.pattern.has_value() &&
+      (requested.pattern != found.pattern ||
+       (found.pattern == Pattern::kCustom && requested.regex != found.regex))) {
     return absl::InvalidArgumentError(
-        absl::StrCat("pattern ", internal::PatternName(*options.pattern), " differs from ",
-                     internal::PatternName(found), " in ", path));
+        absl::StrCat(Describe(requested), " differs from the ", Describe(found), " in ", path));
   }
   return absl::OkStatus();
 }
@@ -154,7 +171,8 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   const std::string manifest_path = absl::StrCat(dir, "/", internal::kManifestFile);
   absl::StatusOr<internal::Manifest> manifest = internal::ReadManifest(manifest_path);
   if (!manifest.ok()) return manifest.status();
-  if (absl::Status s = CheckPattern(options, manifest->pattern, manifest_path); !s.ok()) {
+  const PatternChoice pattern{manifest->pattern, manifest->custom_regex};
+  if (absl::Status s = CheckPattern(options, pattern, manifest_path); !s.ok()) {
     return s;
   }
   std::vector<std::string> specials = manifest->special_tokens;
@@ -170,7 +188,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
     return state;
   };
   if (manifest->ids_from_vocab_json) {
-    return with_options(FromGpt2Files(vocab_path, merges_path, specials, manifest->pattern));
+    return with_options(FromGpt2Files(vocab_path, merges_path, specials, pattern));
   }
   absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
   if (!merges.ok()) return merges.status();
@@ -181,7 +199,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
                      ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
   }
   if (absl::Status s = CheckVocabJson(vocab_path, vocab); !s.ok()) return s;
-  auto state = FromVocab(vocab, *merges, specials, manifest->pattern);
+  auto state = FromVocab(vocab, *merges, specials, pattern);
   if (!state.ok()) return Prefixed(dir, state.status());
   return with_options(std::move(state));
 }
@@ -195,7 +213,7 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
   if (!ranks.ok()) return ranks.status();
   if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
   std::vector<internal::SpecialToken> specials;
-  Pattern pattern = options.pattern.value_or(Pattern::kGpt2);
+  PatternChoice pattern = Requested(options);
   absl::flat_hash_map<std::string, TokenId> known;
   const std::string beside =
       (std::filesystem::path(path).parent_path() / internal::kTiktokenJsonFile).string();
@@ -206,15 +224,16 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
   } else if (std::filesystem::exists(beside)) {
     absl::StatusOr<internal::TiktokenJson> meta = internal::ReadTiktokenJson(beside);
     if (!meta.ok()) return meta.status();
-    if (absl::Status s = CheckPattern(options, meta->pattern, beside); !s.ok()) return s;
-    pattern = meta->pattern;
+    pattern = {meta->pattern, meta->custom_regex};
+    if (absl::Status s = CheckPattern(options, pattern, beside); !s.ok()) return s;
     for (const auto& [token, id] : meta->specials) specials.push_back({token, id});
   }
   for (const std::string& s : options.special_tokens) {
     auto it = known.find(s);
     specials.push_back({s, it == known.end() ? std::nullopt : std::optional(it->second)});
   }
-  absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::FromRanks(*ranks, specials, pattern);
+  absl::StatusOr<internal::Tokenizer> t =
+      internal::Tokenizer::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return Prefixed(path, t.status());
   return std::make_shared<State>(*std::move(t), std::nullopt);
 }
@@ -224,13 +243,15 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
                                                   const LoadOptions& options) {
   absl::StatusOr<internal::HfTokenizer> hf = internal::ReadHfTokenizerJson(path);
   if (!hf.ok()) return hf.status();
-  if (absl::Status s = CheckPattern(options, hf->pattern, path); !s.ok()) return s;
+  if (absl::Status s = CheckPattern(options, {hf->pattern, hf->custom_regex}, path); !s.ok()) {
+    return s;
+  }
   if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
   std::vector<internal::SpecialToken> specials;
   for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
   for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
-  absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::CreateWithIds(hf->vocab, hf->merges, specials, hf->pattern);
+  absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::CreateWithIds(
+      hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex);
   if (!t.ok()) return Prefixed(path, t.status());
   auto state = std::make_shared<State>(*std::move(t), std::nullopt);
   // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
@@ -271,13 +292,15 @@ int ArenaThreads(int threads) { return internal::ThreadsToUse(threads); }
 }  // namespace
 
 absl::StatusOr<Tokenizer> Tokenizer::FromModel(const BpeModel& model) {
-  return Create(model.vocab, model.merges, model.special_tokens, model.pattern);
+  return Create(model.vocab, model.merges, model.special_tokens, model.pattern,
+                model.custom_pattern);
 }
 
 absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
                                             const std::vector<std::string>& special_tokens,
-                                            Pattern pattern) {
-  auto state = FromVocab(vocab, merges, special_tokens, pattern);
+                                            Pattern pattern, absl::string_view custom_pattern) {
+  auto state =
+      FromVocab(vocab, merges, special_tokens, PatternChoice{pattern, std::string(custom_pattern)});
   if (!state.ok()) return state.status();
   return Tokenizer(*std::move(state));
 }
@@ -309,7 +332,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Load(const std::string& path, const LoadOpt
   } else {
     state = FromGpt2Files(absl::StrCat(path, "/", internal::kVocabFile),
                           absl::StrCat(path, "/", internal::kMergesFile), options.special_tokens,
-                          options.pattern.value_or(Pattern::kGpt2));
+                          Requested(options));
   }
   if (!state.ok()) return state.status();
   return Tokenizer(*std::move(state));
@@ -321,8 +344,7 @@ absl::StatusOr<Tokenizer> Tokenizer::LoadGpt2(const std::string& vocab_path,
   if (!options.special_ids_path.empty()) {
     return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
   }
-  auto state = FromGpt2Files(vocab_path, merges_path, options.special_tokens,
-                             options.pattern.value_or(Pattern::kGpt2));
+  auto state = FromGpt2Files(vocab_path, merges_path, options.special_tokens, Requested(options));
   if (!state.ok()) return state.status();
   return Tokenizer(*std::move(state));
 }
@@ -516,6 +538,7 @@ std::string Tokenizer::Fingerprint() const {
     }
   };
   add(PatternName(pattern()));
+  if (pattern() == Pattern::kCustom) add(custom_pattern());
   for (size_t id = 0; id < id_limit(); ++id) add(TokenBytes(static_cast<TokenId>(id)).value_or(""));
   for (const std::string& s : special_tokens()) add(s);
   return absl::StrFormat("fnv1a64:%016x", h);
@@ -526,6 +549,7 @@ std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
 }
 size_t Tokenizer::id_limit() const { return state_->tokenizer.id_limit(); }
 Pattern Tokenizer::pattern() const { return state_->tokenizer.pattern(); }
+const std::string& Tokenizer::custom_pattern() const { return state_->tokenizer.custom_regex(); }
 const std::vector<std::string>& Tokenizer::special_tokens() const {
   return state_->tokenizer.special_tokens().tokens();
 }

@@ -22,6 +22,7 @@ internal::TrainOptions ToInternal(const TrainOptions& options) {
   out.trainer.rules.min_frequency = options.min_frequency;
   out.trainer.rules.max_token_length = options.max_token_length;
   out.pattern = options.pattern;
+  out.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
   out.threads = options.threads;
   out.chunk_bytes = options.chunk_bytes;
   out.progress = options.progress;
@@ -35,6 +36,7 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
   out.model.merges = std::move(result.trained.merges);
   out.model.special_tokens = std::move(result.trained.special_tokens);
   out.model.pattern = options.pattern;
+  out.model.custom_pattern = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
   out.model.layout = options.layout;
   out.model.min_frequency = options.min_frequency;
   out.model.max_token_length = options.max_token_length;
@@ -66,6 +68,7 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
   internal::Manifest manifest{model.pattern, model.special_tokens, model.layout,
                               model.vocab.size()};
   manifest.min_frequency = model.min_frequency;
+  manifest.custom_regex = model.custom_pattern;
   manifest.max_token_length = model.max_token_length;
   manifest.ids_from_vocab_json =
       internal::BuildVocab(model.special_tokens, model.merges, model.layout) != model.vocab;
@@ -73,7 +76,7 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
       internal::TiktokenTablesOf(model.vocab, model.merges, model.special_tokens);
   if (!tables.ok()) return tables.status();
   absl::StatusOr<std::string> hf_json =
-      internal::FormatHfTokenizerJson(*tables, model.merges, model.pattern);
+      internal::FormatHfTokenizerJson(*tables, model.merges, model.pattern, model.custom_pattern);
   if (!hf_json.ok()) return hf_json.status();
   return internal::WriteFilesAtomically(
       dir, {
@@ -81,7 +84,8 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
                {internal::kMergesFile, internal::FormatMergesTxt(model.merges)},
                {internal::kHfTokenizerFile, *std::move(hf_json)},
                {internal::kTiktokenRanksFile, internal::FormatTiktokenRanks(tables->ranks)},
-               {internal::kTiktokenJsonFile, internal::FormatTiktokenJson(*tables, model.pattern)},
+               {internal::kTiktokenJsonFile,
+                internal::FormatTiktokenJson(*tables, model.pattern, model.custom_pattern)},
                // Last, so that a manifest beside the files means the set is complete.
                {internal::kManifestFile, internal::FormatManifestJson(manifest)},
            });

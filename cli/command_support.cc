@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "bpeforge/bpeforge.h"
 
 namespace bpeforge::cli {
 namespace {
@@ -100,6 +102,27 @@ uint64_t PeakRssBytes() {
   struct rusage usage;
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::string* custom) {
+  custom->clear();
+  if (value == "gpt2" || value == "cl100k" || value == "o200k") {
+    *pattern = *ParsePattern(value);
+    return absl::OkStatus();
+  }
+  const bool bare_word = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (value.empty() || bare_word) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--pattern \"", value, "\" is no pattern name (gpt2, cl100k, o200k) and no regex"));
+  }
+  if (absl::Status s = CheckCustomPattern(value); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--pattern: ", s.message()));
+  }
+  *pattern = Pattern::kCustom;
+  *custom = value;
+  return absl::OkStatus();
 }
 
 }  // namespace bpeforge::cli

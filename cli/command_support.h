@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "bpeforge/types.h"
 
 namespace bpeforge::cli {
 
@@ -17,6 +18,10 @@ namespace bpeforge::cli {
 // names the flag and the range.
 absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag, uint64_t min,
                                       uint64_t max);
+
+// --pattern VALUE: gpt2, cl100k, o200k, or else a regex, which must compile. A bare word that
+// names no pattern is refused, so that a typo is not taken for a regex.
+absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::string* custom);
 
 // An error unless `dir` is, or can be created as, a writable directory.
 absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);

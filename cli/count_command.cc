@@ -30,9 +30,10 @@ int RunCount(const CountArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   TrainOptions options;
   options.special_tokens = args.special_tokens;
-  absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern);
-  if (!pattern.ok()) return Fail(pattern.status());
-  options.pattern = *pattern;
+  if (absl::Status s = ParsePatternFlag(args.pattern, &options.pattern, &options.custom_pattern);
+      !s.ok()) {
+    return Fail(s);
+  }
   absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
   if (!threads.ok()) return Fail(threads.status());
   absl::StatusOr<uint64_t> chunk =
@@ -83,8 +84,8 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_option("--out", args->out, "The count file (written whole or not at all)")->required();
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); as for train, recorded in the file");
-  cmd->add_option("--pattern", args->pattern, "Pre-tokenizer pattern: gpt2, cl100k or o200k")
-      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}))
+  cmd->add_option("--pattern", args->pattern,
+                  "Pre-tokenizer pattern: gpt2, cl100k, o200k or a regex, as for train")
       ->capture_default_str();
   cmd->add_option("--threads", args->threads, "Worker threads (default 0: all hardware threads)")
       ->capture_default_str();

@@ -1,5 +1,7 @@
 #include "cli/tokenizer_flags.h"
 
+#include "cli/command_support.h"
+
 namespace bpeforge::cli {
 
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags) {
@@ -20,9 +22,8 @@ void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags) {
                   "{\"special_tokens\": {TOKEN: ID}} or {TOKEN: ID}; only the tokens named "
                   "with --special-token are used");
   cmd->add_option("--pattern", flags->pattern,
-                  "Pre-tokenizer pattern: gpt2, cl100k or o200k (default: the manifest's, "
-                  "else gpt2)")
-      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}));
+                  "Pre-tokenizer pattern: gpt2, cl100k, o200k or a regex (default: the manifest's, "
+                  "else gpt2)");
   cmd->add_option("--special-token", flags->special_tokens,
                   "A special token (repeatable), added to the manifest's. Its id: from "
                   "--special-ids, else an equal vocab entry, else the next free id")
@@ -43,9 +44,12 @@ absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags) {
   options.special_tokens = flags.special_tokens;
   options.special_ids_path = flags.special_ids;
   if (!flags.pattern.empty()) {
-    absl::StatusOr<Pattern> pattern = ParsePattern(flags.pattern);
-    if (!pattern.ok()) return pattern.status();
-    options.pattern = *pattern;
+    Pattern pattern = Pattern::kGpt2;
+    if (absl::Status s = ParsePatternFlag(flags.pattern, &pattern, &options.custom_pattern);
+        !s.ok()) {
+      return s;
+    }
+    options.pattern = pattern;
   }
   if (!flags.ranks.empty()) return Tokenizer::Load(flags.ranks, options);
   if (!flags.dir.empty()) return Tokenizer::Load(flags.dir, options);

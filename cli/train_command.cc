@@ -75,10 +75,12 @@ absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args, TrainOpti
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<CountedText> counted = LoadCounts(args.inputs);
   if (!counted.ok()) return counted.status();
-  if (!args.pattern.empty() && options->pattern != counted->pattern) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("--pattern %s differs from the count files' %s", args.pattern,
-                        std::string(PatternName(counted->pattern))));
+  if (!args.pattern.empty() && (options->pattern != counted->pattern ||
+                                options->custom_pattern != counted->custom_pattern)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--pattern %s differs from the count files' %s", args.pattern,
+        counted->pattern == Pattern::kCustom ? counted->custom_pattern
+                                             : std::string(PatternName(counted->pattern))));
   }
   if (!args.special_tokens.empty() && args.special_tokens != counted->special_tokens) {
     return absl::InvalidArgumentError(
@@ -86,6 +88,7 @@ absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args, TrainOpti
         "theirs)");
   }
   options->pattern = counted->pattern;
+  options->custom_pattern = counted->custom_pattern;
   options->special_tokens = counted->special_tokens;
   const double load_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -123,9 +126,11 @@ int RunTrain(const TrainArgs& args) {
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
   options.layout = *layout;
-  absl::StatusOr<Pattern> pattern = ParsePattern(args.pattern.empty() ? "gpt2" : args.pattern);
-  if (!pattern.ok()) return Fail(pattern.status());
-  options.pattern = *pattern;
+  if (absl::Status s = ParsePatternFlag(args.pattern.empty() ? "gpt2" : args.pattern,
+                                        &options.pattern, &options.custom_pattern);
+      !s.ok()) {
+    return Fail(s);
+  }
   // Every destination is checked before the work, which may take hours.
   if (absl::Status s = CheckWritableDir(args.out_dir, "--out"); !s.ok()) return Fail(s);
   if (!args.stats_json.empty()) {
@@ -223,9 +228,9 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
       ->check(CLI::IsMember({"bytes-first", "hf"}))
       ->capture_default_str();
   cmd->add_option("--pattern", args->pattern,
-                  "Pre-tokenizer pattern: gpt2 (default), cl100k or o200k; with --counts, the "
-                  "files'")
-      ->check(CLI::IsMember({"gpt2", "cl100k", "o200k"}));
+                  "Pre-tokenizer pattern: gpt2 (default), cl100k, o200k, or any regex as Python's "
+                  "`regex` module reads it (run by the slower reference matcher; text is then cut "
+                  "for the threads only at special tokens); with --counts, the files'");
   cmd->add_option("--out", args->out_dir,
                   "Output directory (created if missing; checked before training starts) for "
                   "vocab.json + merges.txt (GPT-2), tokenizer.json (Hugging Face), "

@@ -7,9 +7,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "core/pretokenizer.h"
 
 namespace bpeforge::internal {
+
+constexpr absl::string_view kCustomPrefix = "custom:";
 namespace {
 
 constexpr char kMagic[8] = {'B', 'P', 'E', 'F', 'C', 'N', 'T', 'S'};
@@ -84,7 +87,9 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
   };
   buffer.append(kMagic, sizeof kMagic);
   Put<uint32_t>(&buffer, kVersion);
-  PutBytes(&buffer, PatternName(header.pattern));
+  PutBytes(&buffer, header.pattern == Pattern::kCustom
+                        ? absl::StrCat(kCustomPrefix, header.custom_regex)
+                        : std::string(PatternName(header.pattern)));
   Put<uint32_t>(&buffer, static_cast<uint32_t>(header.special_tokens.size()));
   for (const std::string& s : header.special_tokens) PutBytes(&buffer, s);
   Put<uint64_t>(&buffer, header.bytes);
@@ -133,9 +138,16 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
   CountsHeader header;
   absl::string_view pattern;
   if (!r.GetBytes(&pattern)) return r.Error("truncated");
-  absl::StatusOr<Pattern> parsed = ParsePattern(pattern);
-  if (!parsed.ok()) return r.Error(parsed.status().message());
-  header.pattern = *parsed;
+  if (absl::ConsumePrefix(&pattern, kCustomPrefix)) {
+    header.pattern = Pattern::kCustom;
+    header.custom_regex = std::string(pattern);
+  } else {
+    absl::StatusOr<Pattern> parsed = ParsePattern(pattern);
+    if (!parsed.ok() || *parsed == Pattern::kCustom) {
+      return r.Error(absl::StrCat("unknown pattern \"", pattern, "\""));
+    }
+    header.pattern = *parsed;
+  }
   uint32_t specials = 0;
   if (!r.Get(&specials)) return r.Error("truncated");
   for (uint32_t i = 0; i < specials; ++i) {

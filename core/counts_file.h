@@ -5,7 +5,8 @@
 // Layout (all integers little-endian):
 //   "BPEFCNTS"                          8-byte magic
 //   u32 version (1)
-//   u32 n, n bytes                      the pattern's name ("gpt2", "cl100k", "o200k")
+//   u32 n, n bytes                      the pattern's name ("gpt2", "cl100k", "o200k"), or
+//                                       "custom:" and the regex
 //   u32 k, then k times: u32 n, n bytes the special tokens, in given order
 //   u64 input bytes, u64 pre-tokens, u64 distinct pre-tokens
 //   distinct times: u32 n, n bytes, u64 count     sorted by bytes, so a file's bytes depend on
@@ -31,6 +32,7 @@ struct CountsHeader {
   std::vector<std::string> special_tokens;
   uint64_t bytes = 0;
   uint64_t pretokens = 0;
+  std::string custom_regex = "";  // for Pattern::kCustom
 };
 
 // Writes the file's bytes through `write` (in pieces, so memory stays at the counts' own).

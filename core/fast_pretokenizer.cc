@@ -392,6 +392,8 @@ std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern) {
       return std::make_unique<FastPreTokenizer<NextCl100k>>();
     case Pattern::kO200k:
       return std::make_unique<FastPreTokenizer<NextO200k>>();
+    case Pattern::kCustom:
+      break;  // MakeCustomPreTokenizer
   }
   return nullptr;
 }

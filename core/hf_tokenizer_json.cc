@@ -24,10 +24,11 @@ ordered_json ByteLevel(bool use_regex) {
           {"use_regex", use_regex}};
 }
 
-ordered_json PreTokenizerJson(Pattern pattern) {
+ordered_json PreTokenizerJson(Pattern pattern, absl::string_view custom_regex) {
   if (pattern == Pattern::kGpt2) return ByteLevel(true);  // its built-in regex is GPT-2's
+  const std::string regex(pattern == Pattern::kCustom ? custom_regex : PortableRegex(pattern));
   ordered_json split = {{"type", "Split"},
-                        {"pattern", {{"Regex", std::string(PortableRegex(pattern))}}},
+                        {"pattern", {{"Regex", regex}}},
                         {"behavior", "Isolated"},
                         {"invert", false}};
   return {{"type", "Sequence"}, {"pretokenizers", {split, ByteLevel(false)}}};
@@ -36,7 +37,8 @@ ordered_json PreTokenizerJson(Pattern pattern) {
 }  // namespace
 
 absl::StatusOr<std::string> FormatHfTokenizerJson(const TiktokenTables& tables,
-                                                  const Merges& merges, Pattern pattern) {
+                                                  const Merges& merges, Pattern pattern,
+                                                  absl::string_view custom_regex) {
   // The vocab and merges are written by hand, a line each: a JSON library's ordered object
   // looks keys up linearly, which made a 200k vocabulary take minutes.
   auto quoted = [](absl::string_view text) { return nlohmann::json(std::string(text)).dump(); };
@@ -50,9 +52,10 @@ absl::StatusOr<std::string> FormatHfTokenizerJson(const TiktokenTables& tables,
                     "\"normalized\": false, \"special\": true}");
   }
   absl::StrAppend(&out, tables.specials.empty() ? "" : "\n  ", "],\n");
-  absl::StrAppend(
-      &out, "  \"normalizer\": null,\n  \"pre_tokenizer\": ", PreTokenizerJson(pattern).dump(),
-      ",\n  \"post_processor\": null,\n", "  \"decoder\": ", ByteLevel(true).dump(), ",\n");
+  absl::StrAppend(&out, "  \"normalizer\": null,\n  \"pre_tokenizer\": ",
+                  PreTokenizerJson(pattern, custom_regex).dump(),
+                  ",\n  \"post_processor\": null,\n", "  \"decoder\": ", ByteLevel(true).dump(),
+                  ",\n");
   out +=
       "  \"model\": {\n    \"type\": \"BPE\",\n    \"dropout\": null,\n    \"unk_token\": null,\n"
       "    \"continuing_subword_prefix\": null,\n    \"end_of_word_suffix\": null,\n"
@@ -113,7 +116,8 @@ absl::Status CheckByteLevel(const json& j, bool regex, absl::string_view path) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Pattern> PatternOf(const json& pre, absl::string_view path) {
+absl::StatusOr<Pattern> PatternOf(const json& pre, absl::string_view path,
+                                  std::string* custom_regex) {
   if (pre.is_null()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": a tokenizer without a pre-tokenizer is not supported"));
@@ -135,16 +139,15 @@ absl::StatusOr<Pattern> PatternOf(const json& pre, absl::string_view path) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": only a Split by a Regex pattern, Isolated, is supported"));
   }
-  std::optional<Pattern> pattern = PatternOfRegex(regex.get<std::string>());
-  if (!pattern.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path,
-                     ": the Split regex is not one of the patterns bpeforge implements "
-                     "(gpt2, cl100k, o200k): ",
-                     regex.dump()));
-  }
   if (absl::Status s = CheckByteLevel(steps[1], false, path); !s.ok()) return s;
-  return *pattern;
+  std::optional<Pattern> pattern = PatternOfRegex(regex.get<std::string>());
+  if (pattern.has_value()) return *pattern;
+  // Any other regex is a custom pattern, if the reference matcher compiles it.
+  *custom_regex = regex.get<std::string>();
+  if (auto made = MakeCustomPreTokenizer(*custom_regex); !made.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", made.status().message()));
+  }
+  return Pattern::kCustom;
 }
 
 absl::Status CheckModel(const json& model, absl::string_view path) {
@@ -227,7 +230,8 @@ absl::StatusOr<HfTokenizer> ParseHfTokenizerJson(absl::string_view text, absl::s
     }
     if (absl::Status s = CheckModel(j["model"], path); !s.ok()) return s;
     HfTokenizer out;
-    absl::StatusOr<Pattern> pattern = PatternOf(j.value("pre_tokenizer", json()), path);
+    absl::StatusOr<Pattern> pattern =
+        PatternOf(j.value("pre_tokenizer", json()), path, &out.custom_regex);
     if (!pattern.ok()) return pattern.status();
     out.pattern = *pattern;
     absl::StatusOr<Merges> merges = MergesOf(j["model"].value("merges", json::array()), path);

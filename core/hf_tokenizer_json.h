@@ -6,7 +6,8 @@
 //   model          BPE with the vocab (GPT-2 visible form) and merges ("A B"), ignore_merges
 //                  (a pre-token that is a token is that token, as in tiktoken)
 //   pre_tokenizer  gpt2: ByteLevel with its own regex; cl100k, o200k: Split(regex, Isolated)
-//                  then ByteLevel without regex, as Hugging Face ships those tokenizers
+//                  then ByteLevel without regex, as Hugging Face ships those tokenizers;
+//                  a custom pattern: Split by its regex as written
 //   decoder        ByteLevel
 //   added_tokens   the special tokens, with their ids (special, not normalized); they are in
 //                  the model's vocab too, under their own text, or the ids would not hold
@@ -30,13 +31,15 @@ inline constexpr char kHfTokenizerFile[] = "tokenizer.json";
 // `tables` as TiktokenTablesOf makes them: one id per byte string, the special tokens apart.
 // Fails only when a special token's text is also an ordinary token's visible form.
 absl::StatusOr<std::string> FormatHfTokenizerJson(const TiktokenTables& tables,
-                                                  const Merges& merges, Pattern pattern);
+                                                  const Merges& merges, Pattern pattern,
+                                                  absl::string_view custom_regex = "");
 
 struct HfTokenizer {
   Vocab vocab;  // id -> bytes; "" where no token has the id
   Merges merges;
   std::vector<std::pair<std::string, TokenId>> specials;  // the added tokens
   Pattern pattern = Pattern::kGpt2;
+  std::string custom_regex;  // for Pattern::kCustom: any Split regex but the known ones
 };
 
 // Errors name the file and what is not supported ("normalizer NFKC is not supported").

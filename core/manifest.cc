@@ -13,6 +13,7 @@ std::string FormatManifestJson(const Manifest& manifest) {
   j["format"] = "bpeforge";
   j["version"] = 1;
   j["pattern"] = std::string(PatternName(manifest.pattern));
+  if (manifest.pattern == Pattern::kCustom) j["pattern_regex"] = manifest.custom_regex;
   j["special_tokens"] = manifest.special_tokens;
   j["layout"] = manifest.ids_from_vocab_json ? std::string(kVocabFile)
                                              : std::string(IdLayoutName(manifest.layout));
@@ -35,6 +36,12 @@ absl::StatusOr<Manifest> ParseManifest(absl::string_view text, absl::string_view
     if (!pattern.ok())
       return absl::InvalidArgumentError(absl::StrCat(path, ": ", pattern.status().message()));
     m.pattern = *pattern;
+    if (m.pattern == Pattern::kCustom) {
+      m.custom_regex = j.at("pattern_regex").get<std::string>();
+      if (m.custom_regex.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(path, ": \"pattern_regex\" is empty"));
+      }
+    }
     m.special_tokens = j.at("special_tokens").get<std::vector<std::string>>();
     for (size_t i = 0; i < m.special_tokens.size(); ++i) {
       if (m.special_tokens[i].empty()) {

@@ -28,6 +28,7 @@ struct Manifest {
   // The training options, written only when set (so that default runs keep their bytes).
   uint64_t min_frequency = 0;
   size_t max_token_length = 0;
+  std::string custom_regex = "";  // "pattern": "custom", "pattern_regex": the regex
 };
 
 std::string FormatManifestJson(const Manifest& manifest);

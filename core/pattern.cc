@@ -7,6 +7,7 @@ absl::StatusOr<Pattern> ParsePattern(absl::string_view name) {
   if (name == "gpt2") return Pattern::kGpt2;
   if (name == "cl100k" || name == "cl100k_base") return Pattern::kCl100k;
   if (name == "o200k" || name == "o200k_base") return Pattern::kO200k;
+  if (name == "custom") return Pattern::kCustom;
   return absl::InvalidArgumentError(
       absl::StrCat("unknown pattern \"", name, "\" (expected gpt2, cl100k or o200k)"));
 }
@@ -19,6 +20,8 @@ absl::string_view PatternName(Pattern pattern) {
       return "cl100k";
     case Pattern::kO200k:
       return "o200k";
+    case Pattern::kCustom:
+      return "custom";
   }
   return "";
 }
@@ -35,6 +38,8 @@ absl::string_view PatternRegex(Pattern pattern) {
              R"((?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+)"
              R"([\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}|)"
              R"( ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+    case Pattern::kCustom:
+      break;
   }
   return "";
 }
@@ -53,6 +58,8 @@ absl::string_view PortableRegex(Pattern pattern) {
              R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*)"
              R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
              R"(\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+    case Pattern::kCustom:
+      break;
   }
   return "";
 }

@@ -38,12 +38,28 @@ class PreTokenizer {
                      absl::FunctionRef<void(absl::string_view)> sink) const = 0;
 };
 
-// The reference definition: Boost.Regex over ICU, slow but obviously right.
+// The reference definition: Boost.Regex over ICU, slow but obviously right. Not for kCustom.
 std::unique_ptr<PreTokenizer> MakeRegexPreTokenizer(Pattern pattern);
 
 // The production pre-tokenizer: a hand-written matcher that yields exactly the pre-tokens
-// of the reference.
+// of the reference. Not for kCustom.
 std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern);
+
+// A custom pattern, written as for Python's `regex` module, run by Boost.Regex over ICU.
+// \p{..} takes Unicode general categories (L, Lu, N, Nd, ... or their long names) and \s is
+// Python's white space, inside and outside brackets; \P{..} and \S only outside them. Text
+// between two matches (or a match of nothing) becomes a pre-token of its own, so that the
+// pieces always tile the text (as Hugging Face's Split does; tiktoken would drop it). Fails,
+// naming the problem, when the regex does not compile.
+absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeCustomPreTokenizer(absl::string_view regex);
+
+// The pre-tokenizer for `pattern`, or for a custom one `custom_regex`.
+absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeAnyPreTokenizer(Pattern pattern,
+                                                                  absl::string_view custom_regex);
+
+// Whether a pattern's pre-tokenizer restarts after an ASCII letter followed by white space
+// (the built-in ones do; see parallel/chunker.h): a custom regex is cut only at special tokens.
+inline bool CutsAfterLetters(Pattern pattern) { return pattern != Pattern::kCustom; }
 
 }  // namespace bpeforge::internal
 

@@ -114,9 +114,10 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges
   return tables;
 }
 
-std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern) {
+std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern,
+                               absl::string_view custom_regex) {
   nlohmann::ordered_json j;
-  j["pat_str"] = std::string(PortableRegex(pattern));
+  j["pat_str"] = std::string(pattern == Pattern::kCustom ? custom_regex : PortableRegex(pattern));
   j["special_tokens"] = nlohmann::ordered_json::object();
   for (const auto& [token, id] : tables.specials) j["special_tokens"][token] = id;
   // js-tiktoken's form: each line starts a run of consecutive ranks.
@@ -144,14 +145,15 @@ absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::str
     }
     const std::string pat = json["pat_str"].get<std::string>();
     std::optional<Pattern> pattern = PatternOfRegex(pat);
-    if (!pattern.has_value()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path,
-                       ": \"pat_str\" is not one of the patterns bpeforge implements "
-                       "(gpt2, cl100k, o200k): ",
-                       nlohmann::json(pat).dump()));
+    if (pattern.has_value()) {
+      out.pattern = *pattern;
+    } else {
+      if (auto made = MakeCustomPreTokenizer(pat); !made.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(path, ": ", made.status().message()));
+      }
+      out.pattern = Pattern::kCustom;
+      out.custom_regex = pat;
     }
-    out.pattern = *pattern;
   }
   if (json.contains("special_tokens")) {
     absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> specials =

@@ -42,12 +42,15 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges
 // tiktoken.json: {"pat_str": ..., "special_tokens": {tok: id}, "bpe_ranks": ...}, where
 // "bpe_ranks" holds the ranks again in js-tiktoken's form ("! FIRST_RANK TOKEN TOKEN ..."), so
 // that the object is js-tiktoken's constructor argument as it is.
-std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern);
+std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern,
+                               absl::string_view custom_regex = "");
 struct TiktokenJson {
   Pattern pattern = Pattern::kGpt2;
+  std::string custom_regex;  // any "pat_str" but the known ones
   std::vector<std::pair<std::string, TokenId>> specials;
 };
-// Reads tiktoken.json; its "pat_str" must spell one of the known patterns.
+// Reads tiktoken.json; a "pat_str" that is none of the known patterns is a custom one, and
+// must compile.
 absl::StatusOr<TiktokenJson> ReadTiktokenJson(const std::string& path);
 absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::string_view path);
 

@@ -51,19 +51,20 @@ void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids)
 
 absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
                                             const std::vector<std::string>& special_tokens,
-                                            Pattern pattern) {
+                                            Pattern pattern, absl::string_view custom_regex) {
   for (size_t id = 0; id < vocab.size(); ++id) {
     if (vocab[id].empty())
       return absl::InvalidArgumentError(absl::StrCat("vocab id ", id, " is empty"));
   }
   std::vector<SpecialToken> specials;
   for (const std::string& s : special_tokens) specials.push_back({s, std::nullopt});
-  return CreateWithIds(vocab, merges, specials, pattern);
+  return CreateWithIds(vocab, merges, specials, pattern, custom_regex);
 }
 
 absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Merges& merges,
                                                    const std::vector<SpecialToken>& special_tokens,
-                                                   Pattern pattern) {
+                                                   Pattern pattern,
+                                                   absl::string_view custom_regex) {
   // The lowest id of each byte string in the vocab.
   absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
   for (size_t id = 0; id < vocab.size(); ++id) {
@@ -71,6 +72,7 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
   }
   Tokenizer t;
   t.pattern_ = pattern;
+  t.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
   t.decoder_ = vocab;
   for (int b = 0; b < 256; ++b) {
     const std::string byte(1, static_cast<char>(b));
@@ -103,9 +105,11 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
 
 absl::StatusOr<Tokenizer> Tokenizer::FromRanks(
     const std::vector<std::pair<std::string, TokenId>>& ranks,
-    const std::vector<SpecialToken>& special_tokens, Pattern pattern) {
+    const std::vector<SpecialToken>& special_tokens, Pattern pattern,
+    absl::string_view custom_regex) {
   Tokenizer t;
   t.pattern_ = pattern;
+  t.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
   for (const auto& [bytes, rank] : ranks) {
     if (bytes.empty()) return absl::InvalidArgumentError("a ranked token is empty");
     if (rank == kNoRank)
@@ -165,7 +169,10 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
     if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
   }
-  t.pretokenizer_ = MakePreTokenizer(t.pattern_);
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
+      MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
+  if (!pretokenizer.ok()) return pretokenizer.status();
+  t.pretokenizer_ = *std::move(pretokenizer);
   t.serial_ = NextSerial();
   return t;
 }

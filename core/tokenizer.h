@@ -59,17 +59,20 @@ class Tokenizer {
   // entry has the same bytes, else the next free ids in order.
   static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
                                           const std::vector<std::string>& special_tokens,
-                                          Pattern pattern = Pattern::kGpt2);
+                                          Pattern pattern = Pattern::kGpt2,
+                                          absl::string_view custom_regex = "");
   // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
   // a special token may come with its id.
   static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
                                                  const std::vector<SpecialToken>& special_tokens,
-                                                 Pattern pattern = Pattern::kGpt2);
+                                                 Pattern pattern = Pattern::kGpt2,
+                                                 absl::string_view custom_regex = "");
   // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
   // must be present, ranks must be distinct.
   static absl::StatusOr<Tokenizer> FromRanks(
       const std::vector<std::pair<std::string, TokenId>>& ranks,
-      const std::vector<SpecialToken>& special_tokens, Pattern pattern = Pattern::kGpt2);
+      const std::vector<SpecialToken>& special_tokens, Pattern pattern = Pattern::kGpt2,
+      absl::string_view custom_regex = "");
 
   Tokenizer(Tokenizer&&) = default;
   Tokenizer& operator=(Tokenizer&&) = default;
@@ -94,6 +97,8 @@ class Tokenizer {
   // One more than the largest id (special tokens included).
   size_t id_limit() const { return decoder_.size(); }
   Pattern pattern() const { return pattern_; }
+  // The regex of a kCustom pattern ("" for the others).
+  const std::string& custom_regex() const { return custom_regex_; }
   const SpecialTokens& special_tokens() const { return specials_; }
   const std::vector<TokenId>& special_ids() const { return special_ids_; }  // by index
   const PreTokenizer& pretokenizer() const { return *pretokenizer_; }
@@ -119,6 +124,7 @@ class Tokenizer {
   void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
 
   Pattern pattern_ = Pattern::kGpt2;
+  std::string custom_regex_;
   EntryMap encoder_;                  // the mergeable tokens: bytes -> rank, id
   std::vector<Entry> byte_pairs_;     // the two-byte tokens, by 256 * first + second
   std::vector<TokenId> byte_ids_;     // the single bytes

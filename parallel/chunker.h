@@ -19,17 +19,20 @@ namespace bpeforge::internal {
 //    pre-token contains a letter followed by white space (only the optional leading space
 //    or punctuation comes before letters), and no alternative looks past that white space
 //    from a match that starts earlier, so a pass over text[pos:] makes the same pre-tokens.
-bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials);
+//    With `letter_cuts` false (a custom pattern, about which nothing is known) only the
+//    special-token starts remain.
+bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials,
+               bool letter_cuts = true);
 
 // The end of the chunk that starts at `begin`: the first safe cut at or after
 // begin + target (at least begin + 1), or text.size() if there is none.
 size_t NextChunkEnd(absl::string_view text, size_t begin, const SpecialTokens& specials,
-                    size_t target);
+                    size_t target, bool letter_cuts = true);
 
 // Offsets 0 = c0 < c1 < ... < ck = text.size() of safe cuts about `target` bytes apart
 // (a chunk grows past `target` until a safe cut is found). An empty text gives {0, 0}.
 std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens& specials,
-                                    size_t target);
+                                    size_t target, bool letter_cuts = true);
 
 }  // namespace bpeforge::internal
 

@@ -35,26 +35,30 @@ struct Chunk {
   size_t begin, end;
 };
 
-// Tracks the earliest invalid byte seen by any worker.
+// Tracks the earliest error seen by any worker: an invalid byte, or a custom pattern that
+// Boost.Regex gave up on.
 class FirstError {
  public:
-  void Report(size_t chunk, size_t file, size_t offset) {
+  void Report(size_t chunk, size_t file, size_t offset, std::string why = "invalid UTF-8") {
     std::lock_guard<std::mutex> lock(mu_);
     if (!has_ || chunk < chunk_) {
       has_ = true;
       chunk_ = chunk;
       file_ = file;
       offset_ = offset;
+      why_ = std::move(why);
     }
   }
   bool has() const { return has_; }
   size_t file() const { return file_; }
   size_t offset() const { return offset_; }
+  const std::string& why() const { return why_; }
 
  private:
   std::mutex mu_;
   bool has_ = false;
   size_t chunk_ = 0, file_ = 0, offset_ = 0;
+  std::string why_;
 };
 
 }  // namespace
@@ -62,7 +66,10 @@ class FirstError {
 absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
                                          const CountOptions& options) {
   const SpecialTokens specials(options.special_tokens);
-  const std::unique_ptr<PreTokenizer> pretokenizer = MakePreTokenizer(options.pattern);
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> made =
+      MakeAnyPreTokenizer(options.pattern, options.custom_regex);
+  if (!made.ok()) return made.status();
+  const std::unique_ptr<PreTokenizer> pretokenizer = *std::move(made);
 
   std::vector<MappedFile> files;
   std::vector<Chunk> chunks;
@@ -73,7 +80,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     files.push_back(*std::move(file));
   }
   for (size_t f = 0; f < files.size(); ++f) {
-    std::vector<size_t> bounds = FindChunkBounds(files[f].data(), specials, options.chunk_bytes);
+    std::vector<size_t> bounds = FindChunkBounds(files[f].data(), specials, options.chunk_bytes,
+                                                 CutsAfterLetters(options.pattern));
     for (size_t i = 0; i + 1 < bounds.size(); ++i) {
       if (bounds[i + 1] > bounds[i]) chunks.push_back({f, bounds[i], bounds[i + 1]});
     }
@@ -95,7 +103,13 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       error.Report(c, chunk.file, chunk.begin + *bad);
       return;
     }
-    pretokens += CountPreTokens(text, specials, *pretokenizer, &local.local());
+    try {
+      pretokens += CountPreTokens(text, specials, *pretokenizer, &local.local());
+    } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
+      error.Report(c, chunk.file, chunk.begin,
+                   absl::StrCat("the pattern could not be matched (", e.what(), ") in the text"));
+      return;
+    }
     file.Release(chunk.begin, chunk.end - chunk.begin);
     uint64_t now_done = done += text.size();
     if (options.progress) {
@@ -115,7 +129,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   }
   if (error.has()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(paths[error.file()], ": invalid UTF-8 at byte offset ", error.offset()));
+        absl::StrCat(paths[error.file()], ": ", error.why(), " at byte offset ", error.offset()));
   }
 
   // Combine without a global lock: each thread's map is split by hash into per-shard

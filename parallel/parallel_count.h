@@ -17,6 +17,7 @@ namespace bpeforge::internal {
 struct CountOptions {
   std::vector<std::string> special_tokens;
   Pattern pattern = Pattern::kGpt2;
+  std::string custom_regex;      // for Pattern::kCustom
   size_t chunk_bytes = 4 << 20;  // results do not depend on it
   size_t shards = 64;            // results do not depend on it
   // Called from worker threads, at most a few times a second, with bytes done so far.

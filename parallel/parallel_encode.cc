@@ -22,6 +22,7 @@ struct Chunk {
   size_t file = 0;
   size_t begin = 0, end = 0;
   std::optional<size_t> bad_byte;  // offset in the file of the first invalid UTF-8 byte
+  std::string pattern_error;       // a custom regex that Boost.Regex gave up on
   std::vector<TokenId> ids;
 };
 
@@ -59,7 +60,8 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
         auto* chunk = new Chunk;
         chunk->file = file;
         chunk->begin = pos;
-        chunk->end = NextChunkEnd(text, pos, tokenizer.special_tokens(), target);
+        chunk->end = NextChunkEnd(text, pos, tokenizer.special_tokens(), target,
+                                  CutsAfterLetters(tokenizer.pattern()));
         pos = chunk->end;
         return chunk;
       }
@@ -77,7 +79,11 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       chunk->bad_byte = chunk->begin + *bad;
     } else {
       chunk->ids.reserve(text.size() / 3);
-      tokenizer.Encode(text, &caches.local(), &chunk->ids);
+      try {
+        tokenizer.Encode(text, &caches.local(), &chunk->ids);
+      } catch (const std::exception& e) {
+        chunk->pattern_error = e.what();
+      }
     }
     return chunk;
   };
@@ -88,6 +94,13 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     if (chunk->bad_byte.has_value()) {
       status = absl::InvalidArgumentError(
           absl::StrCat(paths[chunk->file], ": invalid UTF-8 at byte offset ", *chunk->bad_byte));
+      failed = true;
+      return;
+    }
+    if (!chunk->pattern_error.empty()) {
+      status = absl::InvalidArgumentError(absl::StrCat(
+          paths[chunk->file], ": the pattern could not be matched (", chunk->pattern_error,
+          ") in the text at byte offset ", chunk->begin));
       failed = true;
       return;
     }

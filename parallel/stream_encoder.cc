@@ -30,8 +30,9 @@ void StreamEncoder::Push(absl::string_view piece, std::vector<TokenId>* out) {
   // so only the last max_special_ positions already scanned are looked at again.
   size_t pos = std::max<size_t>(1, scanned_ > max_special_ ? scanned_ - max_special_ : 0);
   size_t cut = 0;
+  const bool letter_cuts = CutsAfterLetters(tokenizer_.pattern());
   for (; pos < pending_.size(); ++pos) {
-    if (IsSafeCut(pending_, pos, tokenizer_.special_tokens())) cut = pos;
+    if (IsSafeCut(pending_, pos, tokenizer_.special_tokens(), letter_cuts)) cut = pos;
   }
   scanned_ = pending_.size();
   if (cut > 0) Emit(cut, out);
@@ -65,6 +66,11 @@ void StreamEncoder::CutAtPreTokens(std::vector<TokenId>* out) {
     decided = next.pos + next.len;
   }
   if (decided > 0) return Emit(decided, out);
+  // How far a custom regex looks ahead is not known, so its text waits for a special token.
+  if (!CutsAfterLetters(tokenizer_.pattern())) {
+    fallback_at_ = pending_.size() * 2;
+    return;
+  }
 
   // Ordinary text up to the first undecided special token, trimmed to a character start.
   size_t end = std::min(next.pos, text.size());

@@ -65,6 +65,7 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
   CountOptions count_options;
   count_options.special_tokens = options.trainer.special_tokens;
   count_options.pattern = options.pattern;
+  count_options.custom_regex = options.custom_regex;
   count_options.chunk_bytes = options.chunk_bytes;
   count_options.cancel = options.cancel;
   if (options.progress) {

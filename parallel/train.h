@@ -19,6 +19,7 @@ struct TrainOptions {
   std::vector<std::string> inputs;
   TrainerConfig trainer;
   Pattern pattern = Pattern::kGpt2;
+  std::string custom_regex;      // for Pattern::kCustom
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // results do not depend on it
   // Merges that rewrite at least this many words share the work among the threads (results

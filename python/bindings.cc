@@ -223,7 +223,22 @@ py::list MergeList(const Merges& merges) {
   return out;
 }
 
-Pattern PatternOf(const std::string& name) { return Unwrap(ParsePattern(name)); }
+// A pattern name, or else a custom regex (checked by the Python layer not to be a bare word).
+struct PatternArg {
+  Pattern pattern = Pattern::kGpt2;
+  std::string custom;
+};
+PatternArg PatternOf(const std::string& name) {
+  if (name == "gpt2" || name == "cl100k" || name == "o200k") {
+    return {Unwrap(ParsePattern(name)), ""};
+  }
+  Check(CheckCustomPattern(name));
+  return {Pattern::kCustom, name};
+}
+std::string PatternString(const Tokenizer& t) {
+  return t.pattern() == Pattern::kCustom ? t.custom_pattern()
+                                         : std::string(PatternName(t.pattern()));
+}
 
 py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
                    const std::vector<std::string>& special_tokens, int threads,
@@ -235,7 +250,9 @@ py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
   options.vocab_size = vocab_size;
   options.special_tokens = special_tokens;
   options.threads = threads;
-  options.pattern = PatternOf(pattern);
+  const PatternArg p = PatternOf(pattern);
+  options.pattern = p.pattern;
+  options.custom_pattern = p.custom;
   options.layout = Unwrap(ParseIdLayout(layout));
   absl::StatusOr<TrainResult> result = RunInterruptibly<absl::StatusOr<TrainResult>>(
       [&](const std::atomic<bool>* cancel) -> absl::StatusOr<TrainResult> {
@@ -270,7 +287,8 @@ Tokenizer CreateTokenizer(const py::dict& vocab, const py::iterable& merges,
     if (pair.size() != 2) throw py::value_error("a merge must be a pair of bytes");
     merge_list.emplace_back(BytesOf(pair[0], "merges"), BytesOf(pair[1], "merges"));
   }
-  return Unwrap(Tokenizer::Create(dense, merge_list, special_tokens, PatternOf(pattern)));
+  const PatternArg p = PatternOf(pattern);
+  return Unwrap(Tokenizer::Create(dense, merge_list, special_tokens, p.pattern, p.custom));
 }
 
 template <typename T>
@@ -293,8 +311,10 @@ PYBIND11_MODULE(_bpeforge, m) {
   m.def("train", &TrainBpe, py::arg("inputs"), py::arg("vocab_size"), py::arg("special_tokens"),
         py::arg("threads"), py::arg("pattern"), py::arg("layout"), py::arg("progress"),
         py::arg("min_frequency"), py::arg("max_token_length"));
-  m.def("pattern_regex",
-        [](const std::string& name) { return std::string(PatternRegex(PatternOf(name))); });
+  m.def("pattern_regex", [](const std::string& name) {
+    const PatternArg p = PatternOf(name);
+    return p.pattern == Pattern::kCustom ? p.custom : std::string(PatternRegex(p.pattern));
+  });
 
   py::class_<Tokenizer>(m, "Tokenizer")
       .def_static("create", &CreateTokenizer)
@@ -304,7 +324,11 @@ PYBIND11_MODULE(_bpeforge, m) {
                     LoadOptions options;
                     options.special_tokens = specials;
                     options.special_ids_path = special_ids;
-                    if (pattern) options.pattern = PatternOf(*pattern);
+                    if (pattern) {
+                      const PatternArg p = PatternOf(*pattern);
+                      options.pattern = p.pattern;
+                      options.custom_pattern = p.custom;
+                    }
                     return Unwrap(Tokenizer::Load(path, options));
                   })
       .def_static(
@@ -313,7 +337,11 @@ PYBIND11_MODULE(_bpeforge, m) {
              const std::vector<std::string>& specials, const std::optional<std::string>& pattern) {
             LoadOptions options;
             options.special_tokens = specials;
-            if (pattern) options.pattern = PatternOf(*pattern);
+            if (pattern) {
+              const PatternArg p = PatternOf(*pattern);
+              options.pattern = p.pattern;
+              options.custom_pattern = p.custom;
+            }
             return Unwrap(Tokenizer::LoadGpt2(vocab, merges, options));
           })
       .def("save", [](const Tokenizer& t, const std::string& dir) { Check(t.Save(dir)); })
@@ -402,8 +430,7 @@ PYBIND11_MODULE(_bpeforge, m) {
       .def("special_token_id",
            [](const Tokenizer& t, const std::string& token) { return t.SpecialTokenId(token); })
       .def_property_readonly("id_limit", &Tokenizer::id_limit)
-      .def_property_readonly(
-          "pattern", [](const Tokenizer& t) { return std::string(PatternName(t.pattern())); })
+      .def_property_readonly("pattern", [](const Tokenizer& t) { return PatternString(t); })
       .def_property_readonly("special_tokens", &Tokenizer::special_tokens)
       .def("vocab",
            [](const Tokenizer& t) {

@@ -431,5 +431,64 @@ INSTANTIATE_TEST_SUITE_P(AllPatterns, PreTokenizerDifferentialTest,
                            return std::string(PatternName(info.param));
                          });
 
+// ---------------------------------------------------------------------------------------------
+// Custom patterns: Python's spelling, translated for Boost.
+
+// The built-in patterns written as custom regexes (both spellings) split the fixture as Python
+// does, except for "'ſ" under (?i:...): Python folds U+017F to 's', ICU does not.
+TEST(CustomPatternTest, BuiltinPatternsSpelledAsRegexesMatchPython) {
+  const std::optional<std::string> dir = testing::FixturesDir();
+  if (!dir) GTEST_SKIP() << "no fixtures directory";
+  std::ifstream in(*dir + "/pretokens.json");
+  const nlohmann::json fixture = nlohmann::json::parse(in);
+  int compared = 0;
+  for (Pattern pattern : kAllPatterns) {
+    for (absl::string_view regex : {PatternRegex(pattern), PortableRegex(pattern)}) {
+      absl::StatusOr<std::unique_ptr<PreTokenizer>> custom = MakeCustomPreTokenizer(regex);
+      ASSERT_TRUE(custom.ok()) << regex << ": " << custom.status();
+      for (const nlohmann::json& c : fixture.at("cases")) {
+        const std::string text = c.at("text").get<std::string>();
+        if (pattern != Pattern::kGpt2 && text.find("\xC5\xBF") != std::string::npos) continue;
+        EXPECT_EQ(Split(**custom, text), c.at(std::string(PatternName(pattern))).get<Pieces>())
+            << regex << " on " << Escaped(text);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 100);
+}
+
+TEST(CustomPatternTest, TextBetweenMatchesIsAPieceOfItsOwn) {
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> letters = MakeCustomPreTokenizer(R"(\p{L}+)");
+  ASSERT_TRUE(letters.ok()) << letters.status();
+  EXPECT_EQ(Split(**letters, "ab, cd!"), (Pieces{"ab", ", ", "cd", "!"}));
+  EXPECT_EQ(Split(**letters, "  "), (Pieces{"  "}));
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> empty = MakeCustomPreTokenizer("x*");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(Split(**empty, "axxb"), (Pieces{"a", "xx", "b"}));  // empty matches add nothing
+  // Python's categories and white space, not Boost's: \p{L} is every letter, \s excludes
+  // U+001C..U+001F.
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> classes =
+      MakeCustomPreTokenizer(R"(\p{L}+|[\s]+|\S)");
+  ASSERT_TRUE(classes.ok());
+  EXPECT_EQ(Split(**classes, "Ab日\x1c \xc2\xa0x"), (Pieces{"Ab日", "\x1c", " \xc2\xa0", "x"}));
+}
+
+TEST(CustomPatternTest, BadRegexesAreNamed) {
+  struct Bad {
+    const char* regex;
+    const char* needle;
+  };
+  for (const Bad& b :
+       {Bad{"", "empty"}, Bad{"(ab", "does not compile"}, Bad{"\\p{L", "must be written"},
+        Bad{"[\\P{L}]", "not supported"}, Bad{"[\\S]", "not supported"},
+        Bad{"\\p{Han}", "does not compile"}, Bad{"[ab", "not closed"}}) {
+    absl::StatusOr<std::unique_ptr<PreTokenizer>> made = MakeCustomPreTokenizer(b.regex);
+    ASSERT_FALSE(made.ok()) << b.regex;
+    EXPECT_NE(made.status().message().find(b.needle), absl::string_view::npos)
+        << b.regex << ": " << made.status();
+  }
+}
+
 }  // namespace
 }  // namespace bpeforge::internal

@@ -39,9 +39,12 @@ std::vector<std::string> SplitOnSpecials(const std::string& text,
 
 Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& special_tokens, Pattern pattern,
-                      uint64_t min_frequency, size_t max_token_length) {
+                      uint64_t min_frequency, size_t max_token_length,
+                      const std::string& custom_regex) {
   std::map<std::string, uint64_t> counts;
-  auto regex = MakeRegexPreTokenizer(pattern);
+  std::unique_ptr<PreTokenizer> regex = pattern == Pattern::kCustom
+                                            ? *MakeCustomPreTokenizer(custom_regex)
+                                            : MakeRegexPreTokenizer(pattern);
   for (const std::string& doc : docs) {
     for (const std::string& piece : SplitOnSpecials(doc, special_tokens)) {
       regex->Split(piece, [&](absl::string_view t) { ++counts[std::string(t)]; });

@@ -19,7 +19,7 @@ namespace bpeforge::internal::testing {
 Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& special_tokens,
                       Pattern pattern = Pattern::kGpt2, uint64_t min_frequency = 0,
-                      size_t max_token_length = 0);
+                      size_t max_token_length = 0, const std::string& custom_regex = "");
 
 }  // namespace bpeforge::internal::testing
 

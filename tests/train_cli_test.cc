@@ -161,5 +161,77 @@ TEST(TrainCliTest, MinFrequencyAndMaxTokenLength) {
   EXPECT_FALSE(testing::Exists(dir.File("c")));
 }
 
+// --pattern REGEX: the same files for any threads and chunk size, from text or from counts;
+// encode and decode round trip; count files with another regex are not added up.
+TEST(TrainCliTest, CustomPattern) {
+  TempDir dir;
+  testing::TextGenOptions gen;
+  gen.fragments = 3000;
+  gen.special_tokens = {"<|endoftext|>"};
+  testing::WriteFile(dir.File("in.txt"), testing::RandomText(9, gen));
+  const std::string regex = R"('\p{L}+|\p{N}|[^\s\p{L}\p{N}]+|\s+')";
+  const std::string flags =
+      " --vocab-size 600 --special-token '<|endoftext|>' --quiet --pattern " + regex;
+  ASSERT_EQ(RunCli("train " + dir.File("in.txt") + flags + " --threads 1 --out " + dir.File("a"))
+                .exit_code,
+            0);
+  auto r = RunCli("train " + dir.File("in.txt") + flags + " --threads 2 --chunk-bytes 100 --out " +
+                  dir.File("b"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(RunCli("count " + dir.File("in.txt") + " --special-token '<|endoftext|>' --quiet " +
+                   "--pattern " + regex + " --out " + dir.File("in.counts"))
+                .exit_code,
+            0);
+  r = RunCli("train --counts " + dir.File("in.counts") + " --vocab-size 600 --quiet --out " +
+             dir.File("c"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f :
+       {"merges.txt", "vocab.json", "bpeforge.json", "tokenizer.json", "tiktoken.json"}) {
+    const std::string a = testing::ReadFileOrDie(dir.File(std::string("a/") + f));
+    EXPECT_EQ(a, testing::ReadFileOrDie(dir.File(std::string("b/") + f))) << f;
+    EXPECT_EQ(a, testing::ReadFileOrDie(dir.File(std::string("c/") + f))) << f;
+  }
+  auto manifest = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("a/bpeforge.json")));
+  EXPECT_EQ(manifest["pattern"], "custom");
+  EXPECT_EQ(manifest["pattern_regex"], R"(\p{L}+|\p{N}|[^\s\p{L}\p{N}]+|\s+)");
+  ASSERT_EQ(RunCli("encode --tokenizer " + dir.File("a") + " " + dir.File("in.txt") +
+                   " --quiet --output " + dir.File("ids"))
+                .exit_code,
+            0);
+  ASSERT_EQ(RunCli("decode --tokenizer " + dir.File("a") + " " + dir.File("ids") + " --output " +
+                   dir.File("back.txt"))
+                .exit_code,
+            0);
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("back.txt")),
+            testing::ReadFileOrDie(dir.File("in.txt")));
+  ASSERT_EQ(RunCli("count " + dir.File("in.txt") + " --special-token '<|endoftext|>' --quiet " +
+                   "--pattern '\\p{L}+' --out " + dir.File("other.counts"))
+                .exit_code,
+            0);
+  testing::ExpectCleanFailure(
+      RunCli("train --counts " + dir.File("in.counts") + " " + dir.File("other.counts") +
+             " --vocab-size 600 --out " + dir.File("d")),
+      "counts are added up only when both agree");
+  testing::ExpectCleanFailure(RunCli("train " + dir.File("in.txt") +
+                                     " --vocab-size 600 --pattern 'gpt3' --out " + dir.File("d")),
+                              "is no pattern name");
+  testing::ExpectCleanFailure(RunCli("train " + dir.File("in.txt") +
+                                     " --vocab-size 600 --pattern '[a-' --out " + dir.File("d")),
+                              "--pattern: pattern [a-");
+  // A regex that Boost.Regex gives up on (catastrophic backtracking) is an error, not a crash.
+  testing::WriteFile(dir.File("aaa.txt"), std::string(5000, 'a') + "c");
+  const std::string hopeless = R"( --pattern '(a*)*b|\s+|.' )";
+  testing::ExpectCleanFailure(
+      RunCli("train " + dir.File("aaa.txt") + " --vocab-size 600" + hopeless + "--out " +
+             dir.File("d")),
+      "aaa.txt: the pattern could not be matched");
+  testing::ExpectCleanFailure(
+      RunCli("encode --vocab " + dir.File("a/vocab.json") + " --merges " +
+             dir.File("a/merges.txt") + hopeless + dir.File("aaa.txt") + " --output " +
+             dir.File("d")),
+      "aaa.txt: the pattern could not be matched");
+  EXPECT_FALSE(testing::Exists(dir.File("d")));
+}
+
 }  // namespace
 }  // namespace bpeforge::internal

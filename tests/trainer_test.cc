@@ -20,7 +20,7 @@ using testing::TempDir;
 TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& specials, int threads = 2,
                       size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2,
-                      MergeRules rules = {}) {
+                      MergeRules rules = {}, const std::string& custom_regex = "") {
   TrainOptions options;
   for (size_t i = 0; i < docs.size(); ++i) {
     options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
@@ -32,6 +32,7 @@ TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, 
   options.chunk_bytes = chunk_bytes;
   options.pattern = pattern;
   options.trainer.rules = rules;
+  options.custom_regex = custom_regex;
   // Every merge with threads > 1 splits its word rewrites among them, however few words it
   // has: the comparisons below then cover the split path, which large corpora take.
   options.min_split_words = 1;
@@ -186,6 +187,35 @@ TEST(TrainerTest, MinFrequencyStopsOnTheTextbookExample) {
   r = TrainDocs(dir, {"low low low low low lower lower widest widest widest newest newest"},
                 256 + 3, {}, 2, 1 << 20, Pattern::kGpt2, MergeRules{0, 2});
   for (const auto& [left, right] : r.trained.merges) EXPECT_EQ(left.size() + right.size(), 2u);
+}
+
+// A custom regex: the reference (the same Boost matcher, one pass, no chunks) learns the same
+// merges, for any thread count and chunk size; text is cut only at special tokens.
+TEST(TrainerTest, CustomPatternMatchesReferenceForAnyThreadsAndChunks) {
+  const std::vector<std::string> regexes = {
+      R"(\p{L}+|\p{N}|[^\s\p{L}\p{N}]+|\s+)",  // tiles the text
+      R"( ?\p{Lu}?\p{Ll}+|\p{N}{1,2})",        // leaves gaps, which become pieces of their own
+      R"((?i:the|and)|\w+|\s+(?!\S)|\s)",
+  };
+  const std::vector<std::string> specials = {"<|endoftext|>"};
+  for (size_t k = 0; k < regexes.size(); ++k) {
+    testing::TextGenOptions gen;
+    gen.fragments = 400;
+    gen.special_tokens = specials;
+    const std::vector<std::string> docs = {testing::RandomText(300 + k, gen),
+                                           testing::RandomText(400 + k, gen)};
+    const Merges want = ReferenceTrain(docs, 600, specials, Pattern::kCustom, 0, 0, regexes[k]);
+    ASSERT_GT(want.size(), 100u);
+    for (int threads : {1, 2, 4}) {
+      for (size_t chunk : {size_t{1}, size_t{97}, size_t{1} << 20}) {
+        TempDir dir;
+        TrainResult r =
+            TrainDocs(dir, docs, 600, specials, threads, chunk, Pattern::kCustom, {}, regexes[k]);
+        ASSERT_EQ(r.trained.merges, want)
+            << regexes[k] << " " << threads << " threads, chunk " << chunk;
+      }
+    }
+  }
 }
 
 TEST(TrainerTest, MatchesReferenceUnderOtherPatterns) {

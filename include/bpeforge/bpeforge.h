@@ -55,7 +55,10 @@ inline constexpr absl::string_view kPathPayload = "bpeforge.path";
 
 BPEFORGE_API absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // gpt2|cl100k|o200k
 BPEFORGE_API absl::string_view PatternName(Pattern pattern);
-BPEFORGE_API absl::string_view PatternRegex(Pattern pattern);  // as Python's `regex` reads it
+// The regex of a built-in pattern as Python's `regex` reads it ("" for kCustom).
+BPEFORGE_API absl::string_view PatternRegex(Pattern pattern);
+// OK if `regex` compiles as a custom pattern (TrainOptions::custom_pattern), else why not.
+BPEFORGE_API absl::Status CheckCustomPattern(absl::string_view regex);
 BPEFORGE_API absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  // bytes-first|hf
 BPEFORGE_API absl::string_view IdLayoutName(IdLayout layout);
 BPEFORGE_API absl::StatusOr<IdType> ParseIdType(absl::string_view name);  // uint16|uint32
@@ -71,6 +74,11 @@ struct TrainOptions {
   size_t vocab_size = 0;  // 256 bytes + distinct special tokens + merges
   std::vector<std::string> special_tokens;
   Pattern pattern = Pattern::kGpt2;
+  // With pattern = Pattern::kCustom: any pre-tokenization regex, written as for Python's
+  // `regex` module (\p{L}, \s, (?i:...), lookahead), run by the Boost.Regex reference matcher.
+  // Text it does not match becomes a pre-token of its own. Results still do not depend on
+  // threads or chunk size: such text is cut only at special tokens (and between files).
+  std::string custom_pattern;
   IdLayout layout = IdLayout::kBytesFirst;
   // Hugging Face's trainer options. A pair merges only if it occurs at least `min_frequency`
   // times (training stops at the first that does not); a pair whose token would be longer than
@@ -92,6 +100,7 @@ struct BpeModel {
   Merges merges;                            // creation order
   std::vector<std::string> special_tokens;  // distinct, in given order
   Pattern pattern = Pattern::kGpt2;
+  std::string custom_pattern;  // the regex, for Pattern::kCustom
   IdLayout layout = IdLayout::kBytesFirst;
   uint64_t min_frequency = 0;   // the training options, as recorded in bpeforge.json
   size_t max_token_length = 0;  // (encoding does not depend on them)
@@ -110,6 +119,7 @@ using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
 struct CountedText {
   PreTokenCounts counts;
   Pattern pattern = Pattern::kGpt2;
+  std::string custom_pattern;  // the regex, for Pattern::kCustom
   std::vector<std::string> special_tokens;
   uint64_t bytes = 0;      // of text counted
   uint64_t pretokens = 0;  // occurrences, the sum of `counts`
@@ -150,6 +160,7 @@ BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string
 
 struct LoadOptions {
   std::optional<Pattern> pattern;  // default: the directory's manifest, else gpt2
+  std::string custom_pattern;      // the regex, with pattern = Pattern::kCustom
   // Added to the tokenizer's own. Each takes its id from `special_ids_path`, else from an
   // equal vocab entry, else the next free id.
   std::vector<std::string> special_tokens;
@@ -188,7 +199,8 @@ class BPEFORGE_API Tokenizer {
   // order; the CS336 constructor. Special tokens not in the vocab get the next free ids.
   static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
                                           const std::vector<std::string>& special_tokens = {},
-                                          Pattern pattern = Pattern::kGpt2);
+                                          Pattern pattern = Pattern::kGpt2,
+                                          absl::string_view custom_pattern = "");
   // `path` is a directory written by SaveTokenizer or `bpeforge train`; any directory with a
   // GPT-2 vocab.json and merges.txt; a Hugging Face tokenizer.json (a file, or a directory
   // holding only that) of a byte-level BPE with one of the known patterns and no normalizer,
@@ -207,7 +219,9 @@ class BPEFORGE_API Tokenizer {
   // The vocab, merges and settings, when known (not for rank files).
   const BpeModel* model() const;
 
-  // `text` must be valid UTF-8 for the ids to decode back to it.
+  // `text` must be valid UTF-8 for the ids to decode back to it. With a custom pattern that
+  // Boost.Regex gives up on for this text (its complexity limit: catastrophic backtracking),
+  // the in-memory encoders throw std::runtime_error; the file ones return an error.
   std::vector<TokenId> Encode(absl::string_view text) const;
   // As Encode, but special tokens are ordinary text.
   std::vector<TokenId> EncodeOrdinary(absl::string_view text) const;
@@ -248,6 +262,7 @@ class BPEFORGE_API Tokenizer {
   // One more than the largest id (special tokens included).
   size_t id_limit() const;
   Pattern pattern() const;
+  const std::string& custom_pattern() const;  // the regex of a Pattern::kCustom, else ""
   const std::vector<std::string>& special_tokens() const;
   // The id of a special token, or nullopt.
   std::optional<TokenId> SpecialTokenId(absl::string_view token) const;

@@ -32,8 +32,9 @@ enum class IdLayout {
 };
 
 // The pre-tokenizer pattern, with the semantics of Python's `regex` module: GPT-2's, and
-// tiktoken's cl100k_base (GPT-4) and o200k_base (GPT-4o).
-enum class Pattern { kGpt2, kCl100k, kO200k };
+// tiktoken's cl100k_base (GPT-4) and o200k_base (GPT-4o), each with a fast hand-written
+// matcher; or kCustom, a regex given beside it (run by the Boost.Regex reference matcher).
+enum class Pattern { kGpt2, kCl100k, kO200k, kCustom };
 
 // What a training run counted and how long it took.
 struct TrainStats {

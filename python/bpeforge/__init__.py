@@ -97,6 +97,20 @@ def _choice(value: str, name: str, allowed: Sequence[str]) -> str:
 _PATTERNS = ("gpt2", "cl100k", "o200k")
 
 
+def _pattern(value: str) -> str:
+    """A pattern name, or a regex (the C++ layer compiles it and raises ValueError if it cannot).
+    A bare word that names no pattern is refused, so that a typo is not taken for a regex."""
+    if not isinstance(value, str):
+        raise TypeError(f"pattern must be a str, not {type(value).__name__}")
+    if value in _PATTERNS:
+        return value
+    if not value or all(c.isalnum() or c in "_-" for c in value):
+        raise ValueError(
+            f"pattern must be one of {', '.join(_PATTERNS)} or a regex, not {value!r}"
+        )
+    return value
+
+
 def train_bpe(
     input_path: StrPath | Iterable[StrPath],
     vocab_size: int,
@@ -112,7 +126,8 @@ def train_bpe(
     """Train a byte-level BPE tokenizer on UTF-8 text files (CS336 ``run_train_bpe``).
 
     The text is split on the special tokens (they never merge), each piece is pre-tokenized
-    with ``pattern`` (``"gpt2"``, ``"cl100k"`` or ``"o200k"``), and the most frequent adjacent
+    with ``pattern`` (``"gpt2"``, ``"cl100k"``, ``"o200k"``, or any regex as the ``regex``
+    module reads it, run by a slower reference matcher), and the most frequent adjacent
     pair is merged (ties: the lexicographically greater pair of byte strings) until
     256 + len(special_tokens) + merges reaches ``vocab_size`` or no pair is left. Several
     input files are separate documents. The result does not depend on ``threads``.
@@ -149,7 +164,7 @@ def train_bpe(
         vocab_size,
         _special_tokens(special_tokens),
         _threads(threads),
-        _choice(pattern, "pattern", _PATTERNS),
+        _pattern(pattern),
         _choice(layout, "layout", ("hf", "bytes-first")),
         bool(progress),
         min_frequency,
@@ -179,7 +194,7 @@ class Tokenizer:
         if not isinstance(vocab, dict):
             vocab = dict(vocab)
         self._impl = _bpeforge.Tokenizer.create(
-            vocab, list(merges), _special_tokens(special_tokens), _choice(pattern, "pattern", _PATTERNS)
+            vocab, list(merges), _special_tokens(special_tokens), _pattern(pattern)
         )
 
     @classmethod
@@ -206,7 +221,7 @@ class Tokenizer:
         return cls._wrap(
             _bpeforge.Tokenizer.load_gpt2(
                 vocab_path, merges_path, _special_tokens(special_tokens),
-                _choice(pattern, "pattern", _PATTERNS),
+                _pattern(pattern),
             )
         )
 
@@ -291,6 +306,7 @@ class Tokenizer:
 
     @property
     def pattern(self) -> str:
+        """The pattern's name (``"gpt2"``, ``"cl100k"``, ``"o200k"``), or a custom one's regex."""
         return self._impl.pattern
 
     @property
@@ -322,7 +338,7 @@ def load(
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
     if pattern is not None:
-        _choice(pattern, "pattern", _PATTERNS)
+        _pattern(pattern)
     ids_path = "" if special_ids is None else _path(special_ids, "special_ids")
     return Tokenizer._wrap(
         _bpeforge.Tokenizer.load(path, _special_tokens(special_tokens), pattern, ids_path)

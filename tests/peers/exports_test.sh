@@ -1,8 +1,9 @@
 #!/bin/bash
 # The files `bpeforge train` exports, loaded by the libraries that own the formats (the npm
 # packages `tokenizers`, `tiktoken` and `js-tiktoken`), give the ids of `bpeforge encode` and
-# decode back to the text: for each pattern and id layout, on generated text in several
-# scripts with special tokens inside, and on the reference texts when they are there.
+# decode back to the text: for each pattern (the three built-in ones and a custom regex) and
+# id layout, on generated text in several scripts with special tokens inside, and on the
+# reference texts when they are there.
 # Skipped (exit 77) without node or without the npm packages.
 #
 # usage: exports_test.sh BUILD_DIR SOURCE_DIR
@@ -31,9 +32,12 @@ done
 
 failures=0
 checks=0
-for pattern in gpt2 cl100k o200k; do
+patterns=(gpt2 cl100k o200k '\p{L}+|\p{N}{1,2}|[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+')
+for pattern in "${patterns[@]}"; do
   for layout in bytes-first hf; do
-    dir=$work/tok-$pattern-$layout
+    name=$pattern
+    [ ${#name} -gt 8 ] && name=custom
+    dir=$work/tok-$name-$layout
     "$bpeforge" train "$work/train.txt" --vocab-size 3000 --pattern "$pattern" \
       --layout "$layout" --special-token '<|endoftext|>' --special-token '<|pad|>' \
       --out "$dir" --quiet >/dev/null
@@ -47,7 +51,7 @@ for pattern in gpt2 cl100k o200k; do
         verdict=ok
         [ "$got" = "$want" ] || verdict="DIFFERENT IDS"
         echo "$line" | grep -q '"roundtrip":true' || verdict="$verdict, DECODES DIFFERENTLY"
-        echo "$pattern $layout $(basename "$text") $lib: $verdict"
+        echo "$name $layout $(basename "$text") $lib: $verdict"
         checks=$((checks + 1))
         [ "$verdict" = ok ] || failures=$((failures + 1))
       done < <(node "$src/tests/peers/encode_exported.js" "$dir" "$text")
@@ -59,15 +63,15 @@ for pattern in gpt2 cl100k o200k; do
       "$bpeforge" encode --tokenizer "$dir" "$work/mixed.txt" --output "$work/ids.bin" \
         --dtype uint32 --quiet >/dev/null
       if cmp -s "$work/back.bin" "$work/ids.bin"; then
-        echo "$pattern $layout $file imported: ok"
+        echo "$name $layout $file imported: ok"
       else
-        echo "$pattern $layout $file imported: DIFFERENT IDS"
+        echo "$name $layout $file imported: DIFFERENT IDS"
         failures=$((failures + 1))
       fi
     done
   done
 done
 # Three libraries per text, or a library did not report.
-expected=$((6 * ${#texts[@]} * 3))
+expected=$((2 * ${#patterns[@]} * ${#texts[@]} * 3))
 echo "$checks library checks ($expected expected), $failures failure(s)"
 [ "$failures" -eq 0 ] && [ "$checks" -eq "$expected" ]

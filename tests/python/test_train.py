@@ -149,3 +149,25 @@ def test_min_frequency_and_max_token_length(cs336):
         bpeforge.train_bpe(corpus, 300, max_token_length=0)
     with pytest.raises(TypeError):
         bpeforge.train_bpe(corpus, 300, min_frequency="3")
+
+
+def test_custom_pattern(cs336, tmp_path):
+    """Any regex as a pattern: recorded, saved, loaded back, and refused when it cannot work."""
+    regex = r"\p{L}+|\p{N}|[^\s\p{L}\p{N}]+|\s+"
+    vocab, merges = bpeforge.train_bpe(cs336 / "corpus.en", 400, SPECIAL, pattern=regex)
+    assert len(merges) == 400 - 257
+    assert all(b" " not in a + b or (a + b).isspace() for a, b in merges)  # no " word" tokens
+    tok = bpeforge.Tokenizer(vocab, merges, SPECIAL, pattern=regex)
+    assert tok.pattern == regex
+    tok.save(tmp_path / "tok")
+    for path in ("tok", "tok/tokenizer.json", "tok/tokenizer.tiktoken"):
+        loaded = bpeforge.load(tmp_path / path)
+        assert loaded.pattern == regex
+        assert loaded.encode("Hello, world 42!") == tok.encode("Hello, world 42!")
+    text = (cs336 / "tinystories_sample.txt").read_text(encoding="utf-8")
+    assert list(tok.encode_iterable(text.splitlines(keepends=True))) == tok.encode(text)
+    assert tok.decode(tok.encode(text)) == text
+    with pytest.raises(ValueError, match="does not compile"):
+        bpeforge.train_bpe(cs336 / "corpus.en", 300, pattern="(unclosed")
+    with pytest.raises(ValueError, match="or a regex"):
+        bpeforge.train_bpe(cs336 / "corpus.en", 300, pattern="gtp2")
