@@ -26,7 +26,8 @@ trap 'rm -rf "$work"' EXIT
 printf "It's 'ſ 'S DON'T we'LL\r\n\r\n  tabs\t\tend 12345 ６７８ 你好世界，这是一个测试。 Привет, мир! \
 Ünïcödé naïve café 😀👍🏽 <|endoftext|>next<|pad|> <|endoftext|><|endoftext|>\n  \n" >"$work/mixed.txt"
 texts=("$work/web.txt" "$work/mixed.txt")
-for f in tinystories_sample.txt address.txt german.txt special_token_trailing_newlines.txt; do
+for f in corpus.en tinystories_sample.txt address.txt german.txt \
+  special_token_trailing_newlines.txt special_token_double_newlines_non_whitespace.txt; do
   [ -f "$fixtures/cs336/$f" ] && texts+=("$fixtures/cs336/$f")
 done
 
