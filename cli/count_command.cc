@@ -79,7 +79,9 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
       "from (several vocabulary sizes from one pass over the text), or add count files up "
       "(--merge: count shards of a corpus apart, then combine them).");
   cmd->add_option("inputs", args->inputs,
-                  "UTF-8 text files (each a separate document), or with --merge count files")
+                  "UTF-8 text files (each a separate document; gzip, xz and zstd files and - for "
+                  "standard input are read as a stream, as for train), or with --merge count "
+                  "files")
       ->required();
   cmd->add_option("--out", args->out, "The count file (written whole or not at all)")->required();
   cmd->add_option("--special-token", args->special_tokens,

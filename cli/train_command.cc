@@ -202,8 +202,10 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   CLI::App* cmd =
       app.add_subcommand("train", "Learn a byte-level BPE vocabulary and merges from text files.");
   cmd->add_option("inputs", args->inputs,
-                  "UTF-8 text files; each file is a separate document. Pipes and /dev/stdin are "
-                  "read whole into memory. With --counts: count files from `bpeforge count`")
+                  "UTF-8 text files; each file is a separate document. gzip, xz and zstd files "
+                  "(told by their first bytes) are decompressed as they are read, and - reads "
+                  "standard input (compressed or not) as it comes; other pipes and /dev/stdin "
+                  "are read whole into memory. With --counts: count files from `bpeforge count`")
       ->required();
   cmd->add_flag("--counts", args->counts,
                 "The inputs are count files (`bpeforge count`), added up; the result equals "

@@ -7,7 +7,10 @@ find_package(Boost 1.74 REQUIRED COMPONENTS regex)  # libboost-regex-dev: refere
 find_package(ICU REQUIRED COMPONENTS uc i18n)   # libicu-dev: Unicode for Boost.Regex, table generator
 find_package(nlohmann_json 3.10 REQUIRED)        # nlohmann-json3-dev: vocab.json, manifests
 find_package(CLI11 REQUIRED)                     # libcli11-dev: the command line
-find_package(ZLIB REQUIRED)                      # zlib1g-dev: CRC-32 of count files
+find_package(ZLIB REQUIRED)                      # zlib1g-dev: CRC-32 of count files, gzip inputs
+find_package(LibLZMA REQUIRED)                   # liblzma-dev: xz inputs
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)  # libzstd-dev: zstd inputs
 if(BPEFORGE_BUILD_TESTS)
   find_package(GTest REQUIRED)                   # libgtest-dev
 endif()

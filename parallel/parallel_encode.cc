@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/utf8.h"
+#include "parallel/byte_source.h"
 #include "parallel/chunker.h"
 #include "parallel/mapped_file.h"
 
@@ -35,6 +36,14 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   std::vector<MappedFile> files;
   uint64_t total = 0;
   for (const std::string& path : paths) {
+    absl::StatusOr<bool> streamed = IsStreamedInput(path);
+    if (!streamed.ok()) return streamed.status();
+    if (*streamed) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path == "-" ? "standard input" : path,
+          path == "-" ? " cannot be encoded yet" : " is compressed, which encode does not read yet",
+          ": encode takes plain text files (train and count take both)"));
+    }
     absl::StatusOr<MappedFile> file = MappedFile::Open(path);
     if (!file.ok()) return file.status();
     total += file->data().size();
@@ -98,9 +107,9 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       return;
     }
     if (!chunk->pattern_error.empty()) {
-      status = absl::InvalidArgumentError(absl::StrCat(
-          paths[chunk->file], ": the pattern could not be matched (", chunk->pattern_error,
-          ") in the text at byte offset ", chunk->begin));
+      status = absl::InvalidArgumentError(
+          absl::StrCat(paths[chunk->file], ": the pattern could not be matched (",
+                       chunk->pattern_error, ") in the text at byte offset ", chunk->begin));
       failed = true;
       return;
     }

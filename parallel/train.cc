@@ -70,8 +70,10 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
   count_options.cancel = options.cancel;
   if (options.progress) {
     count_options.progress = [&](uint64_t done, uint64_t total) {
-      options.progress(
-          absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB", 100.0 * done / total, total / 1e6));
+      // Standard input has no size to show a share of.
+      options.progress(total == 0 ? absl::StrFormat("pre-tokenizing: %.1f MB read", done / 1e6)
+                                  : absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB",
+                                                    100.0 * done / total, total / 1e6));
     };
   }
   return CountFiles(options.inputs, count_options);

@@ -8,7 +8,8 @@ packages=(
   libboost-regex-dev libicu-dev      # Boost.Regex over ICU: the reference pre-tokenizer
   libabsl-dev                        # Abseil: Status, strings, flat_hash_map
   nlohmann-json3-dev                 # JSON: vocab.json, manifests, stats
-  zlib1g-dev                         # zlib: CRC-32 of pre-token count files
+  zlib1g-dev                         # zlib: CRC-32 of count files, gzip inputs
+  liblzma-dev libzstd-dev            # xz and zstd inputs
   libcli11-dev                       # CLI11: the command line
   libgtest-dev libbenchmark-dev      # tests and micro-benchmarks
   pybind11-dev python3-dev           # the Python module

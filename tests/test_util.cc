@@ -52,10 +52,10 @@ std::string ReadFileOrDie(const std::string& path) {
   return ss.str();
 }
 
-CommandResult RunCli(const std::string& args) {
+CommandResult RunCli(const std::string& args, const std::string& stdin_path) {
   TempDir dir;
   const std::string cmd = std::string("'") + BPEFORGE_CLI_PATH + "' " + args + " >'" +
-                          dir.File("out") + "' 2>'" + dir.File("err") + "' </dev/null";
+                          dir.File("out") + "' 2>'" + dir.File("err") + "' <'" + stdin_path + "'";
   CommandResult r;
   int status = std::system(cmd.c_str());
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -33,8 +33,9 @@ struct CommandResult {
   std::string out;  // stdout
   std::string err;  // stderr
 };
-// Runs the built `bpeforge` executable with `args` (a shell-quoted argument string).
-CommandResult RunCli(const std::string& args);
+// Runs the built `bpeforge` executable with `args` (a shell-quoted argument string), its
+// standard input read from `stdin_path`.
+CommandResult RunCli(const std::string& args, const std::string& stdin_path = "/dev/null");
 
 // A failed command as users should see one: a non-zero exit and exactly one line on stderr,
 // which contains `needle`.

@@ -1,0 +1,303 @@
+#include "parallel/byte_source.h"
+
+#include <fcntl.h>
+#include <lzma.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/file_status.h"
+
+namespace bpeforge::internal {
+namespace {
+
+constexpr size_t kInputBuffer = 1 << 17;
+
+// The raw bytes of a file descriptor, with a small buffer for the decoders to read from.
+class RawInput {
+ public:
+  RawInput(int fd, std::string path, bool owned) : fd_(fd), path_(std::move(path)), owned_(owned) {}
+  ~RawInput() {
+    if (owned_ && fd_ >= 0) close(fd_);
+  }
+  const std::string& path() const { return path_; }
+  uint64_t consumed() const { return consumed_; }
+
+  // Up to `size` bytes; 0 at the end.
+  absl::StatusOr<size_t> Read(char* buffer, size_t size) {
+    if (!pending_.empty()) {  // the bytes read to detect the format
+      const size_t n = std::min(size, pending_.size());
+      std::memcpy(buffer, pending_.data(), n);
+      pending_.erase(0, n);
+      consumed_ += n;
+      return n;
+    }
+    for (;;) {
+      const ssize_t n = read(fd_, buffer, size);
+      if (n >= 0) {
+        consumed_ += static_cast<uint64_t>(n);
+        return static_cast<size_t>(n);
+      }
+      if (errno != EINTR) return ErrnoStatus(errno, "cannot read", path_);
+    }
+  }
+
+  // The first bytes, kept to be read again.
+  absl::StatusOr<std::string> Peek(size_t size) {
+    std::string head(size, '\0');
+    size_t got = 0;
+    while (got < size) {
+      absl::StatusOr<size_t> n = Read(head.data() + got, size - got);
+      if (!n.ok()) return n.status();
+      if (*n == 0) break;
+      got += *n;
+    }
+    head.resize(got);
+    pending_ = head;
+    consumed_ -= got;
+    return head;
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+  bool owned_;
+  uint64_t consumed_ = 0;
+  std::string pending_;
+};
+
+absl::Status Corrupt(const RawInput& in, Compression c, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(in.path(), ": ", CompressionName(c), " data is ",
+                                                 why, " near compressed byte offset ",
+                                                 in.consumed()));
+}
+
+class PlainSource : public ByteSource {
+ public:
+  explicit PlainSource(std::unique_ptr<RawInput> in) : in_(std::move(in)) {}
+  absl::StatusOr<size_t> Read(char* buffer, size_t size) override {
+    return in_->Read(buffer, size);
+  }
+  uint64_t consumed() const override { return in_->consumed(); }
+  Compression compression() const override { return Compression::kNone; }
+
+ private:
+  std::unique_ptr<RawInput> in_;
+};
+
+// The decoders share one loop: refill the input buffer when it is empty, run the decoder,
+// return what it produced; an end of input before the end of the stream is a truncation.
+class DecoderSource : public ByteSource {
+ public:
+  explicit DecoderSource(std::unique_ptr<RawInput> in) : in_(std::move(in)), input_(kInputBuffer) {}
+  uint64_t consumed() const override { return in_->consumed(); }
+
+  absl::StatusOr<size_t> Read(char* buffer, size_t size) override {
+    for (;;) {
+      if (begin_ == end_ && !eof_) {
+        absl::StatusOr<size_t> n = in_->Read(input_.data(), input_.size());
+        if (!n.ok()) return n.status();
+        begin_ = 0;
+        end_ = *n;
+        eof_ = *n == 0;
+      }
+      size_t used = 0, produced = 0;
+      absl::Status s = Step(input_.data() + begin_, end_ - begin_, &used, buffer, size, &produced);
+      if (!s.ok()) return s;
+      begin_ += used;
+      if (produced > 0) return produced;
+      if (begin_ == end_ && eof_) {
+        if (!at_frame_end_) return Corrupt(*in_, compression(), "truncated");
+        return 0;
+      }
+    }
+  }
+
+ protected:
+  // Decodes from in[0..in_size) into out[0..out_size); sets at_frame_end_ when the input
+  // consumed so far ends a whole stream (another may follow: concatenated files).
+  virtual absl::Status Step(const char* in, size_t in_size, size_t* used, char* out,
+                            size_t out_size, size_t* produced) = 0;
+  const RawInput& raw() const { return *in_; }
+  bool at_frame_end_ = true;  // nothing started yet: an empty file is an empty stream
+
+ private:
+  std::unique_ptr<RawInput> in_;
+  std::vector<char> input_;
+  size_t begin_ = 0, end_ = 0;
+  bool eof_ = false;
+};
+
+class GzipSource : public DecoderSource {
+ public:
+  explicit GzipSource(std::unique_ptr<RawInput> in) : DecoderSource(std::move(in)) {
+    inflateInit2(&z_, 15 + 16);  // gzip header
+  }
+  ~GzipSource() override { inflateEnd(&z_); }
+  Compression compression() const override { return Compression::kGzip; }
+
+ protected:
+  absl::Status Step(const char* in, size_t in_size, size_t* used, char* out, size_t out_size,
+                    size_t* produced) override {
+    if (in_size == 0 && at_frame_end_) return absl::OkStatus();
+    // With no new input it is still called: output the last call had no room for is pending.
+    static char empty = 0;
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in_size > 0 ? in : &empty));
+    z_.avail_in = static_cast<uInt>(std::min<size_t>(in_size, UINT32_MAX));
+    z_.next_out = reinterpret_cast<Bytef*>(out);
+    z_.avail_out = static_cast<uInt>(std::min<size_t>(out_size, UINT32_MAX));
+    const int rc = inflate(&z_, Z_NO_FLUSH);
+    *used = std::min<size_t>(in_size, UINT32_MAX) - z_.avail_in;
+    *produced = std::min<size_t>(out_size, UINT32_MAX) - z_.avail_out;
+    if (*used > 0 || *produced > 0) at_frame_end_ = false;
+    if (rc == Z_STREAM_END) {  // a member ends; gzip files may hold several
+      at_frame_end_ = true;
+      inflateReset(&z_);
+      return absl::OkStatus();
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      return Corrupt(raw(), Compression::kGzip, z_.msg != nullptr ? z_.msg : "corrupted");
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  z_stream z_{};
+};
+
+class XzSource : public DecoderSource {
+ public:
+  explicit XzSource(std::unique_ptr<RawInput> in) : DecoderSource(std::move(in)) {
+    init_ = lzma_stream_decoder(&s_, UINT64_MAX, LZMA_CONCATENATED);
+  }
+  ~XzSource() override { lzma_end(&s_); }
+  Compression compression() const override { return Compression::kXz; }
+
+ protected:
+  absl::Status Step(const char* in, size_t in_size, size_t* used, char* out, size_t out_size,
+                    size_t* produced) override {
+    if (init_ != LZMA_OK) return Corrupt(raw(), Compression::kXz, "not decodable (no decoder)");
+    if (done_) return absl::OkStatus();  // the decoder said the last stream ended
+    s_.next_in = reinterpret_cast<const uint8_t*>(in);
+    s_.avail_in = in_size;
+    s_.next_out = reinterpret_cast<uint8_t*>(out);
+    s_.avail_out = out_size;
+    // With LZMA_CONCATENATED the decoder needs LZMA_FINISH to know the input has ended.
+    const lzma_ret rc = lzma_code(&s_, in_size == 0 ? LZMA_FINISH : LZMA_RUN);
+    *used = in_size - s_.avail_in;
+    *produced = out_size - s_.avail_out;
+    at_frame_end_ = rc == LZMA_STREAM_END;
+    done_ = rc == LZMA_STREAM_END;
+    if (rc != LZMA_OK && rc != LZMA_STREAM_END && rc != LZMA_BUF_ERROR) {
+      return Corrupt(raw(), Compression::kXz, "corrupted");
+    }
+    if (rc == LZMA_BUF_ERROR && in_size == 0) at_frame_end_ = false;
+    return absl::OkStatus();
+  }
+
+ private:
+  lzma_stream s_ = LZMA_STREAM_INIT;
+  bool done_ = false;
+  lzma_ret init_ = LZMA_OK;
+};
+
+class ZstdSource : public DecoderSource {
+ public:
+  explicit ZstdSource(std::unique_ptr<RawInput> in)
+      : DecoderSource(std::move(in)), d_(ZSTD_createDStream()) {}
+  ~ZstdSource() override { ZSTD_freeDStream(d_); }
+  Compression compression() const override { return Compression::kZstd; }
+
+ protected:
+  absl::Status Step(const char* in, size_t in_size, size_t* used, char* out, size_t out_size,
+                    size_t* produced) override {
+    // A complete frame has no output pending; otherwise it is called even without new input.
+    if (in_size == 0 && at_frame_end_) return absl::OkStatus();
+    ZSTD_inBuffer input{in, in_size, 0};
+    ZSTD_outBuffer output{out, out_size, 0};
+    const size_t rc = ZSTD_decompressStream(d_, &output, &input);
+    *used = input.pos;
+    *produced = output.pos;
+    if (ZSTD_isError(rc)) return Corrupt(raw(), Compression::kZstd, ZSTD_getErrorName(rc));
+    if (*used > 0 || *produced > 0) at_frame_end_ = rc == 0;  // another frame may follow
+    return absl::OkStatus();
+  }
+
+ private:
+  ZSTD_DStream* d_;
+};
+
+absl::StatusOr<std::unique_ptr<RawInput>> OpenRaw(const std::string& path) {
+  if (path == "-") return std::make_unique<RawInput>(STDIN_FILENO, "standard input", false);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, "cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    return ErrnoStatus(EISDIR, "cannot read", path);
+  }
+  return std::make_unique<RawInput>(fd, path, true);
+}
+
+}  // namespace
+
+Compression DetectCompression(absl::string_view head) {
+  if (head.substr(0, 2) == "\x1f\x8b") return Compression::kGzip;
+  if (head.substr(0, 6) == absl::string_view("\xfd"
+                                             "7zXZ\0",
+                                             6))
+    return Compression::kXz;
+  if (head.substr(0, 4) == "\x28\xb5\x2f\xfd") return Compression::kZstd;
+  return Compression::kNone;
+}
+
+absl::string_view CompressionName(Compression c) {
+  switch (c) {
+    case Compression::kGzip:
+      return "gzip";
+    case Compression::kXz:
+      return "xz";
+    case Compression::kZstd:
+      return "zstd";
+    case Compression::kNone:
+      break;
+  }
+  return "none";
+}
+
+absl::StatusOr<bool> IsStreamedInput(const std::string& path) {
+  if (path == "-") return true;
+  absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
+  if (!raw.ok()) return raw.status();
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // read whole, as now
+  absl::StatusOr<std::string> head = (*raw)->Peek(8);
+  if (!head.ok()) return head.status();
+  return DetectCompression(*head) != Compression::kNone;
+}
+
+absl::StatusOr<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
+  if (!raw.ok()) return raw.status();
+  absl::StatusOr<std::string> head = (*raw)->Peek(8);
+  if (!head.ok()) return head.status();
+  switch (DetectCompression(*head)) {
+    case Compression::kGzip:
+      return std::make_unique<GzipSource>(*std::move(raw));
+    case Compression::kXz:
+      return std::make_unique<XzSource>(*std::move(raw));
+    case Compression::kZstd:
+      return std::make_unique<ZstdSource>(*std::move(raw));
+    case Compression::kNone:
+      break;
+  }
+  return std::make_unique<PlainSource>(*std::move(raw));
+}
+
+}  // namespace bpeforge::internal
