@@ -63,7 +63,7 @@ class FirstError {
 
  private:
   std::mutex mu_;
-  bool has_ = false;
+  std::atomic<bool> has_{false};  // read by workers without the lock
   size_t chunk_ = 0, file_ = 0, offset_ = 0;
   std::string why_;
 };
@@ -71,10 +71,12 @@ class FirstError {
 // Reads `source` to its end, cutting the text at safe points (the same rule as for mapped
 // files, so the pieces pre-tokenize as the whole does) and hands the pieces, with their byte
 // offsets, to `count` on oneTBB workers while the next bytes are read and decompressed.
-// Returns the number of bytes read; stops early when `count` returns false.
+// Returns the number of bytes read; stops early when `count` returns false. `on_read` hears
+// of the compressed bytes consumed, from the one stage that reads.
 absl::StatusOr<uint64_t> CountStream(
     ByteSource& source, const SpecialTokens& specials, const CountOptions& options,
-    const std::function<bool(absl::string_view text, uint64_t offset)>& count) {
+    const std::function<bool(absl::string_view text, uint64_t offset)>& count,
+    const std::function<void(uint64_t consumed)>& on_read) {
   struct Piece {
     std::string text;
     uint64_t offset;
@@ -107,6 +109,7 @@ absl::StatusOr<uint64_t> CountStream(
                   break;
                 }
                 eof = *n == 0;
+                on_read(source.consumed());  // here, in the serial stage, which owns `source`
                 continue;
               }
               size_t cut = 0;
@@ -134,6 +137,7 @@ absl::StatusOr<uint64_t> CountStream(
                   break;
                 }
                 eof = *n == 0;
+                on_read(source.consumed());  // here, in the serial stage, which owns `source`
                 continue;
               }
               auto* piece = new Piece{carry.substr(0, cut), offset};
@@ -240,20 +244,22 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     file.Release(chunk.begin, chunk.end - chunk.begin);
     report_progress(done += text.size());
   });
-  size_t order = chunks.size();
+  const size_t order = chunks.size();  // streamed pieces rank after the mapped chunks
   uint64_t streamed_bytes = 0;
   for (size_t f : streamed) {
     if (cancelled() || error.has()) break;
     absl::StatusOr<std::unique_ptr<ByteSource>> source = OpenByteSource(paths[f]);
     if (!source.ok()) return source.status();
     const uint64_t done_before = done.load();
-    absl::StatusOr<uint64_t> bytes =
-        CountStream(**source, specials, options, [&](absl::string_view text, uint64_t offset) {
+    absl::StatusOr<uint64_t> bytes = CountStream(
+        **source, specials, options,
+        [&](absl::string_view text, uint64_t offset) {
           if (cancelled() || error.has()) return false;
-          if (!count(text, order++, f, offset)) return false;
-          report_progress(done_before + (*source)->consumed());
-          return true;
-        });
+          // Ranked by offset: pieces are counted in parallel, and the first error reported
+          // must not depend on which finished first.
+          return count(text, order + offset, f, offset);
+        },
+        [&](uint64_t consumed) { report_progress(done = done_before + consumed); });
     if (!bytes.ok()) return bytes.status();
     done = done_before + (*source)->consumed();
     streamed_bytes += *bytes;
