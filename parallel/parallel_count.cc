@@ -92,6 +92,21 @@ absl::StatusOr<uint64_t> CountStream(
   bool eof = false;
   absl::Status status;
   std::atomic<bool> stop{false};
+  // Appends the next block to `carry`; false (with `status` set) on a read error. Only the
+  // serial stage calls it: it owns `source`.
+  auto read_more = [&] {
+    const size_t old = carry.size();
+    carry.resize(old + block);
+    absl::StatusOr<size_t> n = source.Read(carry.data() + old, block);
+    carry.resize(old + (n.ok() ? *n : 0));
+    if (!n.ok()) {
+      status = n.status();
+      return false;
+    }
+    eof = *n == 0;
+    on_read(source.consumed());
+    return true;
+  };
   tbb::parallel_pipeline(
       2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()) + 2,
       tbb::make_filter<void, Piece*>(
@@ -100,16 +115,7 @@ absl::StatusOr<uint64_t> CountStream(
             for (;;) {
               if (stop.load() || !status.ok()) break;
               if (!eof && carry.size() < target) {
-                const size_t old = carry.size();
-                carry.resize(old + block);
-                absl::StatusOr<size_t> n = source.Read(carry.data() + old, block);
-                carry.resize(old + (n.ok() ? *n : 0));
-                if (!n.ok()) {
-                  status = n.status();
-                  break;
-                }
-                eof = *n == 0;
-                on_read(source.consumed());  // here, in the serial stage, which owns `source`
+                if (!read_more()) break;
                 continue;
               }
               size_t cut = 0;
@@ -128,16 +134,7 @@ absl::StatusOr<uint64_t> CountStream(
               if (cut == 0) {
                 if (eof) break;
                 // No cut yet: read on (one long pre-token, or text without any).
-                const size_t old = carry.size();
-                carry.resize(old + block);
-                absl::StatusOr<size_t> n = source.Read(carry.data() + old, block);
-                carry.resize(old + (n.ok() ? *n : 0));
-                if (!n.ok()) {
-                  status = n.status();
-                  break;
-                }
-                eof = *n == 0;
-                on_read(source.consumed());  // here, in the serial stage, which owns `source`
+                if (!read_more()) break;
                 continue;
               }
               auto* piece = new Piece{carry.substr(0, cut), offset};
