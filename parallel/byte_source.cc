@@ -273,10 +273,12 @@ absl::string_view CompressionName(Compression c) {
 
 absl::StatusOr<bool> IsStreamedInput(const std::string& path) {
   if (path == "-") return true;
+  // Only regular files are looked into: opening a named pipe here, and closing it unread,
+  // could end its writer. Others (and missing files) go to MappedFile, which reports them.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
   if (!raw.ok()) return raw.status();
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // read whole, as now
   absl::StatusOr<std::string> head = (*raw)->Peek(8);
   if (!head.ok()) return head.status();
   return DetectCompression(*head) != Compression::kNone;

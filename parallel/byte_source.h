@@ -28,7 +28,8 @@ Compression DetectCompression(absl::string_view head);
 absl::string_view CompressionName(Compression c);  // "gzip", "xz", "zstd", "none"
 
 // Whether `path` names an input to stream rather than map: "-" (standard input) or a
-// compressed file. Errors name the file (missing, unreadable, a directory).
+// compressed regular file. Errors name the file (unreadable); a missing file or one that is
+// not regular is not streamed (MappedFile reads or reports it).
 absl::StatusOr<bool> IsStreamedInput(const std::string& path);
 
 class ByteSource {
