@@ -2,10 +2,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "api/options.h"
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
 #include "core/counts_file.h"
 #include "core/pretokenizer.h"
+#include "core/special_tokens.h"
 #include "parallel/mapped_file.h"
 #include "parallel/train.h"
 
@@ -13,16 +15,11 @@ namespace bpeforge {
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                            const TrainOptions& options) {
-  internal::TrainOptions internal_options;
+  internal::TrainOptions internal_options = ToInternal(options);
   internal_options.inputs = inputs;
-  internal_options.trainer = {
-      256 + options.special_tokens.size(), options.special_tokens, options.layout, {}};
-  internal_options.pattern = options.pattern;
-  internal_options.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
-  internal_options.threads = options.threads;
-  internal_options.chunk_bytes = options.chunk_bytes;
-  internal_options.progress = options.progress;
-  internal_options.cancel = options.cancel;
+  // Counting needs no vocabulary size; the smallest valid one passes the config check.
+  internal_options.trainer.vocab_size =
+      256 + internal::SpecialTokens(options.special_tokens).tokens().size();
   absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(internal_options);
   if (!sharded.ok()) return sharded.status();
   CountedText out;

@@ -1,4 +1,8 @@
 // The public names of patterns, id layouts and id types.
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
 #include "core/pretokenizer.h"
@@ -11,8 +15,19 @@ absl::StatusOr<Pattern> ParsePattern(absl::string_view name) {
 }
 absl::string_view PatternName(Pattern pattern) { return internal::PatternName(pattern); }
 absl::string_view PatternRegex(Pattern pattern) { return internal::PatternRegex(pattern); }
-absl::Status CheckCustomPattern(absl::string_view regex) {
-  return internal::MakeCustomPreTokenizer(regex).status();
+absl::StatusOr<Pattern> ParsePatternOrRegex(absl::string_view value, std::string* custom_pattern) {
+  custom_pattern->clear();
+  if (value == "gpt2" || value == "cl100k" || value == "o200k") return ParsePattern(value);
+  const bool bare_word = std::all_of(value.begin(), value.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (bare_word) {  // the empty string too
+    return absl::InvalidArgumentError(absl::StrCat(
+        "\"", value, "\" is no pattern name: a pattern is one of gpt2, cl100k, o200k or a regex"));
+  }
+  if (absl::Status s = internal::MakeCustomPreTokenizer(value).status(); !s.ok()) return s;
+  *custom_pattern = std::string(value);
+  return Pattern::kCustom;
 }
 absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name) {
   return internal::ParseIdLayout(name);

@@ -255,9 +255,7 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
   if (!t.ok()) return Prefixed(path, t.status());
   auto state = std::make_shared<State>(*std::move(t), std::nullopt);
   // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
-  const bool dense = std::none_of(hf->vocab.begin(), hf->vocab.end(),
-                                  [](const std::string& bytes) { return bytes.empty(); });
-  bool all_ids = dense;
+  bool all_ids = true;
   for (size_t id = 0; all_ids && id < state->tokenizer.id_limit(); ++id) {
     all_ids = state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value();
   }

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "api/options.h"
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
 #include "core/gpt2_files.h"
@@ -13,22 +14,6 @@
 
 namespace bpeforge {
 namespace {
-
-internal::TrainOptions ToInternal(const TrainOptions& options) {
-  internal::TrainOptions out;
-  out.trainer.vocab_size = options.vocab_size;
-  out.trainer.special_tokens = options.special_tokens;
-  out.trainer.layout = options.layout;
-  out.trainer.rules.min_frequency = options.min_frequency;
-  out.trainer.rules.max_token_length = options.max_token_length;
-  out.pattern = options.pattern;
-  out.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
-  out.threads = options.threads;
-  out.chunk_bytes = options.chunk_bytes;
-  out.progress = options.progress;
-  out.cancel = options.cancel;
-  return out;
-}
 
 TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options) {
   TrainResult out;

@@ -105,23 +105,11 @@ uint64_t PeakRssBytes() {
 }
 
 absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::string* custom) {
-  custom->clear();
-  if (value == "gpt2" || value == "cl100k" || value == "o200k") {
-    *pattern = *ParsePattern(value);
-    return absl::OkStatus();
+  absl::StatusOr<Pattern> parsed = ParsePatternOrRegex(value, custom);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--pattern: ", parsed.status().message()));
   }
-  const bool bare_word = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  });
-  if (value.empty() || bare_word) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--pattern \"", value, "\" is no pattern name (gpt2, cl100k, o200k) and no regex"));
-  }
-  if (absl::Status s = CheckCustomPattern(value); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--pattern: ", s.message()));
-  }
-  *pattern = Pattern::kCustom;
-  *custom = value;
+  *pattern = *parsed;
   return absl::OkStatus();
 }
 

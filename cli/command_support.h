@@ -19,8 +19,7 @@ namespace bpeforge::cli {
 absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag, uint64_t min,
                                       uint64_t max);
 
-// --pattern VALUE: gpt2, cl100k, o200k, or else a regex, which must compile. A bare word that
-// names no pattern is refused, so that a typo is not taken for a regex.
+// --pattern VALUE, as ParsePatternOrRegex reads it; errors name the flag.
 absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::string* custom);
 
 // An error unless `dir` is, or can be created as, a writable directory.

@@ -103,7 +103,12 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges
   }
   int64_t last = -1;
   for (size_t i = 0; i < merges.size(); ++i) {
-    const TokenId id = first_id[merges[i].first + merges[i].second];
+    auto it = first_id.find(merges[i].first + merges[i].second);
+    if (it == first_id.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("merge ", i + 1, " makes a token that is not in the vocab"));
+    }
+    const TokenId id = it->second;
     if (static_cast<int64_t>(id) < last) {
       return absl::InvalidArgumentError(absl::StrCat(
           "merge ", i + 1, " makes id ", id, ", below an earlier merge's ", last,

@@ -223,17 +223,15 @@ py::list MergeList(const Merges& merges) {
   return out;
 }
 
-// A pattern name, or else a custom regex (checked by the Python layer not to be a bare word).
+// A pattern name, or else a custom regex (ParsePatternOrRegex).
 struct PatternArg {
   Pattern pattern = Pattern::kGpt2;
   std::string custom;
 };
 PatternArg PatternOf(const std::string& name) {
-  if (name == "gpt2" || name == "cl100k" || name == "o200k") {
-    return {Unwrap(ParsePattern(name)), ""};
-  }
-  Check(CheckCustomPattern(name));
-  return {Pattern::kCustom, name};
+  PatternArg p;
+  p.pattern = Unwrap(ParsePatternOrRegex(name, &p.custom));
+  return p;
 }
 std::string PatternString(const Tokenizer& t) {
   return t.pattern() == Pattern::kCustom ? t.custom_pattern()

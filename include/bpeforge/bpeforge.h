@@ -57,8 +57,11 @@ BPEFORGE_API absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // g
 BPEFORGE_API absl::string_view PatternName(Pattern pattern);
 // The regex of a built-in pattern as Python's `regex` reads it ("" for kCustom).
 BPEFORGE_API absl::string_view PatternRegex(Pattern pattern);
-// OK if `regex` compiles as a custom pattern (TrainOptions::custom_pattern), else why not.
-BPEFORGE_API absl::Status CheckCustomPattern(absl::string_view regex);
+// A pattern as users write it: gpt2, cl100k, o200k, or else a regex (Pattern::kCustom, the
+// regex in *custom_pattern), which must compile. A bare word that names no pattern is refused,
+// so that a typo is not taken for a regex.
+BPEFORGE_API absl::StatusOr<Pattern> ParsePatternOrRegex(absl::string_view value,
+                                                         std::string* custom_pattern);
 BPEFORGE_API absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  // bytes-first|hf
 BPEFORGE_API absl::string_view IdLayoutName(IdLayout layout);
 BPEFORGE_API absl::StatusOr<IdType> ParseIdType(absl::string_view name);  // uint16|uint32

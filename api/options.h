@@ -1,0 +1,28 @@
+// The public TrainOptions in the parallel layer's terms, for training and for counting alike.
+#ifndef BPEFORGE_API_OPTIONS_H_
+#define BPEFORGE_API_OPTIONS_H_
+
+#include "bpeforge/bpeforge.h"
+#include "parallel/train.h"
+
+namespace bpeforge {
+
+inline internal::TrainOptions ToInternal(const TrainOptions& options) {
+  internal::TrainOptions out;
+  out.trainer.vocab_size = options.vocab_size;
+  out.trainer.special_tokens = options.special_tokens;
+  out.trainer.layout = options.layout;
+  out.trainer.rules.min_frequency = options.min_frequency;
+  out.trainer.rules.max_token_length = options.max_token_length;
+  out.pattern = options.pattern;
+  out.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
+  out.threads = options.threads;
+  out.chunk_bytes = options.chunk_bytes;
+  out.progress = options.progress;
+  out.cancel = options.cancel;
+  return out;
+}
+
+}  // namespace bpeforge
+
+#endif  // BPEFORGE_API_OPTIONS_H_
