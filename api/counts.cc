@@ -1,4 +1,5 @@
-// Pre-token counts: counting files, and saving and loading count files.
+// Inputs and pre-token counts: expanding input arguments, counting files, and saving and
+// loading count files.
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -6,12 +7,18 @@
 #include "bpeforge/bpeforge.h"
 #include "core/atomic_file.h"
 #include "core/counts_file.h"
+#include "core/input_paths.h"
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"
 #include "parallel/mapped_file.h"
 #include "parallel/train.h"
 
 namespace bpeforge {
+
+absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs,
+                                                      const std::vector<std::string>& include) {
+  return internal::ExpandInputs(inputs, include);
+}
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                            const TrainOptions& options) {
@@ -28,6 +35,7 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
   out.special_tokens = internal::SpecialTokens(options.special_tokens).tokens();
   out.bytes = sharded->bytes;
   out.pretokens = sharded->pretokens;
+  out.input = sharded->input_stats();
   out.counts.reserve(sharded->distinct());
   for (internal::PreTokenCounts& shard : sharded->shards) {
     for (auto& [word, n] : shard) out.counts.emplace(word, n);  // shards are disjoint

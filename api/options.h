@@ -18,6 +18,8 @@ inline internal::TrainOptions ToInternal(const TrainOptions& options) {
   out.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
   out.threads = options.threads;
   out.chunk_bytes = options.chunk_bytes;
+  out.jsonl.field = options.input.jsonl_field;
+  out.jsonl.skip_bad_records = options.input.skip_bad_records;
   out.progress = options.progress;
   out.cancel = options.cancel;
   return out;

@@ -390,6 +390,19 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
   internal::EncodeFilesOptions internal_options;
   internal_options.chunk_bytes = options.chunk_bytes;
   internal_options.progress = options.progress;
+  internal_options.jsonl.field = options.input.jsonl_field;
+  internal_options.jsonl.skip_bad_records = options.input.skip_bad_records;
+  if (!options.separator_token.empty()) {
+    const internal::Tokenizer& t = state_->tokenizer;
+    const std::vector<std::string>& specials = t.special_tokens().tokens();
+    auto it = std::find(specials.begin(), specials.end(), options.separator_token);
+    if (it == specials.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the separator token \"", options.separator_token,
+                       "\" is not a special token of this tokenizer"));
+    }
+    internal_options.separator = t.special_ids()[it - specials.begin()];
+  }
   auto checked_sink = [&](absl::Span<const TokenId> ids) -> absl::Status {
     if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
       return absl::CancelledError("encoding was cancelled");
@@ -402,7 +415,7 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
     stats = internal::EncodeFiles(state_->tokenizer, inputs, internal_options, checked_sink);
   });
   if (!stats.ok()) return stats.status();
-  return EncodeFilesStats{stats->bytes, stats->tokens, arena.max_concurrency()};
+  return EncodeFilesStats{stats->bytes, stats->tokens, stats->input, arena.max_concurrency()};
 }
 
 absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::string>& inputs,

@@ -6,15 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
+#include "cli/input_flags.h"
 #include "cli/progress.h"
 
 namespace bpeforge::cli {
 namespace {
 
 struct CountArgs {
-  std::vector<std::string> inputs;
+  InputFlags input;
   std::string out;
   std::vector<std::string> special_tokens;
   std::string pattern = "gpt2";
@@ -30,6 +32,9 @@ int RunCount(const CountArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   TrainOptions options;
   options.special_tokens = args.special_tokens;
+  options.input = InputOptionsOf(args.input);
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
+  if (!inputs.ok()) return Fail(inputs.status());
   if (absl::Status s = ParsePatternFlag(args.pattern, &options.pattern, &options.custom_pattern);
       !s.ok()) {
     return Fail(s);
@@ -51,21 +56,25 @@ int RunCount(const CountArgs& args) {
   Progress progress(!args.quiet);
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<CountedText> counted =
-      args.merge ? LoadCounts(args.inputs) : CountPreTokens(args.inputs, options);
+      args.merge ? LoadCounts(*inputs) : CountPreTokens(*inputs, options);
   progress.Finish();
   if (!counted.ok()) return Fail(counted.status());
   if (absl::Status s = SaveCounts(*counted, args.out); !s.ok()) return Fail(s);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string read = args.merge
+                               ? absl::StrFormat("%.1f MB of text in %d count file(s)",
+                                                 counted->bytes / 1e6, inputs->size())
+                               : DescribeRead(counted->bytes, inputs->size(), counted->input);
   std::printf(
-      "read        %.1f MB of text in %zu %s\n"
+      "read        %s\n"
       "pre-tokens  %llu (%zu distinct)\n"
-      "time        %.2f s\n"
+      "time        %.2f s (%.0f MB/s%s)\n"
       "peak memory %.0f MB\n"
       "wrote       %s\n",
-      counted->bytes / 1e6, args.inputs.size(), args.merge ? "count file(s)" : "file(s)",
-      static_cast<unsigned long long>(counted->pretokens), counted->counts.size(), seconds,
-      PeakRssBytes() / 1e6, args.out.c_str());
+      read.c_str(), static_cast<unsigned long long>(counted->pretokens), counted->counts.size(),
+      seconds, seconds > 0 ? counted->bytes / 1e6 / seconds : 0.0,
+      StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6, args.out.c_str());
   return 0;
 }
 
@@ -78,11 +87,10 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
       "Count the pre-tokens of text files into a count file, which `train --counts` trains "
       "from (several vocabulary sizes from one pass over the text), or add count files up "
       "(--merge: count shards of a corpus apart, then combine them).");
-  cmd->add_option("inputs", args->inputs,
-                  "UTF-8 text files (each a separate document; gzip, xz and zstd files and - for "
-                  "standard input are read as a stream, as for train), or with --merge count "
-                  "files")
-      ->required();
+  AddInputFlags(cmd, &args->input,
+                "UTF-8 text files, JSON Lines, folders or quoted globs, as for train (each file "
+                "and each JSON Lines record a separate document; gzip, xz and zstd files and - "
+                "for standard input are read as a stream), or with --merge count files");
   cmd->add_option("--out", args->out, "The count file (written whole or not at all)")->required();
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); as for train, recorded in the file");

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
+#include "cli/input_flags.h"
 #include "cli/progress.h"
 #include "cli/tokenizer_flags.h"
 
@@ -18,7 +19,8 @@ namespace {
 
 struct EncodeArgs {
   TokenizerFlags tokenizer;
-  std::vector<std::string> inputs;
+  InputFlags input;
+  std::string separator_token;
   std::string output;
   std::string dtype = "uint32";
   std::string threads = "0";
@@ -39,6 +41,8 @@ int RunEncode(const EncodeArgs& args) {
       ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
+  if (!inputs.ok()) return Fail(inputs.status());
 
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
@@ -50,28 +54,33 @@ int RunEncode(const EncodeArgs& args) {
   options.chunk_bytes = *chunk;
   options.cancel = InstallStopSignals();
   options.id_type = *id_type;
+  options.input = InputOptionsOf(args.input);
+  options.separator_token = args.separator_token;
   options.progress = [&](uint64_t done, uint64_t total) {
     const double s = seconds();
     if (s < 1) return;  // short inputs get no progress lines
-    progress.Update(absl::StrFormat("encoding: %.0f / %.0f MB (%.0f%%), %.0f MB/s", done / 1e6,
-                                    total / 1e6, 100.0 * done / std::max<uint64_t>(total, 1),
-                                    done / 1e6 / s));
+    progress.Update(
+        total == 0  // standard input
+            ? absl::StrFormat("encoding: %.0f MB read, %.0f MB/s", done / 1e6, done / 1e6 / s)
+            : absl::StrFormat("encoding: %.0f / %.0f MB (%.0f%%), %.0f MB/s", done / 1e6,
+                              total / 1e6, 100.0 * done / total, done / 1e6 / s));
   };
-  absl::StatusOr<EncodeFilesStats> stats = tokenizer->EncodeFile(args.inputs, args.output, options);
+  absl::StatusOr<EncodeFilesStats> stats = tokenizer->EncodeFile(*inputs, args.output, options);
   progress.Finish();
   if (!stats.ok()) return Fail(stats.status());
 
   const double s = seconds();
   std::printf(
-      "read        %.1f MB in %zu file(s)\n"
+      "read        %s\n"
       "tokens      %llu (%.2f bytes per token)\n"
-      "time        %.2f s (%d threads, %.0f MB/s)\n"
+      "time        %.2f s (%d threads, %.0f MB/s%s)\n"
       "peak memory %.0f MB\n"
       "wrote       %s (%s)\n",
-      stats->bytes / 1e6, args.inputs.size(), static_cast<unsigned long long>(stats->tokens),
+      DescribeRead(stats->bytes, inputs->size(), stats->input).c_str(),
+      static_cast<unsigned long long>(stats->tokens),
       stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
-      stats->threads, s > 0 ? stats->bytes / 1e6 / s : 0.0, PeakRssBytes() / 1e6,
-      args.output.c_str(), args.dtype.c_str());
+      stats->threads, s > 0 ? stats->bytes / 1e6 / s : 0.0, StoredRate(stats->input, s).c_str(),
+      PeakRssBytes() / 1e6, args.output.c_str(), args.dtype.c_str());
   return 0;
 }
 
@@ -82,11 +91,15 @@ void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
   CLI::App* cmd = app.add_subcommand(
       "encode",
       "Encode UTF-8 text files into one flat little-endian array of token ids (loadable with "
-      "numpy.memmap), in input order; each file is encoded on its own.");
+      "numpy.memmap), in input order; each file and each JSON Lines record is encoded on its own.");
   AddTokenizerFlags(cmd, &args->tokenizer);
-  cmd->add_option("inputs", args->inputs,
-                  "UTF-8 text files (pipes and /dev/stdin are read whole into memory)")
-      ->required();
+  AddInputFlags(cmd, &args->input,
+                "UTF-8 text files, JSON Lines, folders or quoted globs, as for train; gzip, xz "
+                "and zstd files are decompressed as they are read and - reads standard input "
+                "(other pipes and /dev/stdin are read whole into memory)");
+  cmd->add_option("--separator-token", args->separator_token,
+                  "A special token of the tokenizer whose id goes between two documents (files "
+                  "and JSON Lines records), e.g. '<|endoftext|>'");
   cmd->add_option("--output", args->output,
                   "The ids file (written whole or not at all, never over an input), with a "
                   "sidecar OUTPUT.json that records the id type, the count and the tokenizer")

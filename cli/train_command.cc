@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
+#include "cli/input_flags.h"
 #include "cli/progress.h"
 
 namespace bpeforge::cli {
@@ -22,7 +23,7 @@ constexpr uint64_t kMaxVocabSize = (uint64_t{1} << 31) - 1;
 constexpr uint64_t kMaxThreads = 4096;
 
 struct TrainArgs {
-  std::vector<std::string> inputs;
+  InputFlags input;
   std::string vocab_size;
   std::vector<std::string> special_tokens;
   std::string threads = "0";
@@ -55,6 +56,10 @@ absl::Status WriteStatsJson(const std::string& path, const std::string& text) {
 std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested, size_t vocab) {
   nlohmann::ordered_json j;
   j["bytes"] = s.bytes;
+  j["stored_bytes"] = s.input.stored_bytes;
+  j["decompressed_bytes"] = s.input.decompressed_bytes;
+  j["documents"] = s.input.documents;
+  j["skipped_records"] = s.input.skipped_records;
   j["pretokens"] = s.pretokens;
   j["distinct_pretokens"] = s.distinct_pretokens;
   j["merges"] = s.merges;
@@ -71,9 +76,11 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested
 
 // Training from count files: their pattern and special tokens are the run's (flags, when given,
 // must agree with them), and the result is byte for byte that of training on the text.
-absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args, TrainOptions* options) {
+absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args,
+                                                const std::vector<std::string>& inputs,
+                                                TrainOptions* options) {
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<CountedText> counted = LoadCounts(args.inputs);
+  absl::StatusOr<CountedText> counted = LoadCounts(inputs);
   if (!counted.ok()) return counted.status();
   if (!args.pattern.empty() && (options->pattern != counted->pattern ||
                                 options->custom_pattern != counted->custom_pattern)) {
@@ -123,6 +130,9 @@ int RunTrain(const TrainArgs& args) {
   options.threads = static_cast<int>(*threads);
   options.chunk_bytes = *chunk;
   options.special_tokens = args.special_tokens;
+  options.input = InputOptionsOf(args.input);
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
+  if (!inputs.ok()) return Fail(inputs.status());
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
   options.layout = *layout;
@@ -143,7 +153,7 @@ int RunTrain(const TrainArgs& args) {
   Progress progress(!args.quiet);
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<TrainResult> result =
-      args.counts ? TrainFromCountFiles(args, &options) : Train(args.inputs, options);
+      args.counts ? TrainFromCountFiles(args, *inputs, &options) : Train(*inputs, options);
   progress.Finish();
   if (!result.ok()) return Fail(result.status());
   const BpeModel& t = result->model;
@@ -159,15 +169,16 @@ int RunTrain(const TrainArgs& args) {
         "; stopped before the requested %d: no pair was left to merge%s", *vocab_size,
         *min_frequency > 0 ? absl::StrFormat(" %d times or more", *min_frequency) : "");
   }
-  const std::string read =
-      args.counts ? absl::StrFormat("%.1f MB of text, counted in %d count file(s)", s.bytes / 1e6,
-                                    args.inputs.size())
-                  : absl::StrFormat("%.1f MB in %d file(s)", s.bytes / 1e6, args.inputs.size());
+  const std::string read = args.counts
+                               ? absl::StrFormat("%.1f MB of text, counted in %d count file(s)",
+                                                 s.bytes / 1e6, inputs->size())
+                               : DescribeRead(s.bytes, inputs->size(), s.input);
   const std::string phase1 = args.counts ? "read counts" : "pre-tokenize";
   const std::string rate =
       args.counts || s.pretokenize_seconds <= 0
           ? ""
-          : absl::StrFormat(", %.0f MB/s", s.bytes / 1e6 / s.pretokenize_seconds);
+          : absl::StrFormat(", %.0f MB/s", s.bytes / 1e6 / s.pretokenize_seconds) +
+                StoredRate(s.input, s.pretokenize_seconds);
   std::printf(
       "read        %s\n"
       "pre-tokens  %llu (%llu distinct)\n"
@@ -201,12 +212,13 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   auto args = std::make_shared<TrainArgs>();
   CLI::App* cmd =
       app.add_subcommand("train", "Learn a byte-level BPE vocabulary and merges from text files.");
-  cmd->add_option("inputs", args->inputs,
-                  "UTF-8 text files; each file is a separate document. gzip, xz and zstd files "
-                  "(told by their first bytes) are decompressed as they are read, and - reads "
-                  "standard input (compressed or not) as it comes; other pipes and /dev/stdin "
-                  "are read whole into memory. With --counts: count files from `bpeforge count`")
-      ->required();
+  AddInputFlags(cmd, &args->input,
+                "UTF-8 text files, JSON Lines files, folders (their files, recursively) or "
+                "quoted globs; each file and each JSON Lines record is a separate document. "
+                "gzip, xz and zstd files (told by their first bytes) are decompressed as they "
+                "are read, and - reads standard input (compressed or not) as it comes; other "
+                "pipes and /dev/stdin are read whole into memory. With --counts: count files "
+                "from `bpeforge count`");
   cmd->add_flag("--counts", args->counts,
                 "The inputs are count files (`bpeforge count`), added up; the result equals "
                 "training on the text they were counted from");

@@ -11,6 +11,7 @@ find_package(ZLIB REQUIRED)                      # zlib1g-dev: CRC-32 of count f
 find_package(LibLZMA REQUIRED)                   # liblzma-dev: xz inputs
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)  # libzstd-dev: zstd inputs
+find_package(simdjson REQUIRED)                  # libsimdjson-dev: JSON Lines inputs
 if(BPEFORGE_BUILD_TESTS)
   find_package(GTest REQUIRED)                   # libgtest-dev
 endif()

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -16,10 +17,12 @@
 
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
+#include "core/file_status.h"
 #include "core/utf8.h"
 #include "parallel/byte_source.h"
 #include "parallel/chunker.h"
 #include "parallel/mapped_file.h"
+#include "parallel/stream_cutter.h"
 
 namespace bpeforge::internal {
 
@@ -42,116 +45,63 @@ struct Chunk {
   size_t begin, end;
 };
 
-// Tracks the earliest error seen by any worker: an invalid byte, or a custom pattern that
-// Boost.Regex gave up on.
+// Tracks the earliest error seen by any worker (earliest in input order, so that the error
+// reported does not depend on which thread got there first).
 class FirstError {
  public:
-  void Report(size_t chunk, size_t file, size_t offset, std::string why = "invalid UTF-8") {
+  // `what` follows the file's name: ": invalid UTF-8 at byte offset 12", ":7: ...".
+  void Report(uint64_t order, size_t file, std::string what) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!has_ || chunk < chunk_) {
+    if (!has_ || order < order_) {
       has_ = true;
-      chunk_ = chunk;
+      order_ = order;
       file_ = file;
-      offset_ = offset;
-      why_ = std::move(why);
+      what_ = std::move(what);
     }
   }
   bool has() const { return has_; }
   size_t file() const { return file_; }
-  size_t offset() const { return offset_; }
-  const std::string& why() const { return why_; }
+  const std::string& what() const { return what_; }
 
  private:
   std::mutex mu_;
   std::atomic<bool> has_{false};  // read by workers without the lock
-  size_t chunk_ = 0, file_ = 0, offset_ = 0;
-  std::string why_;
+  uint64_t order_ = 0;
+  size_t file_ = 0;
+  std::string what_;
 };
 
-// Reads `source` to its end, cutting the text at safe points (the same rule as for mapped
-// files, so the pieces pre-tokenize as the whole does) and hands the pieces, with their byte
-// offsets, to `count` on oneTBB workers while the next bytes are read and decompressed.
-// Returns the number of bytes read; stops early when `count` returns false. `on_read` hears
-// of the compressed bytes consumed, from the one stage that reads.
-absl::StatusOr<uint64_t> CountStream(
-    ByteSource& source, const SpecialTokens& specials, const CountOptions& options,
-    const std::function<bool(absl::string_view text, uint64_t offset)>& count,
-    const std::function<void(uint64_t consumed)>& on_read) {
-  struct Piece {
-    std::string text;
-    uint64_t offset;
-  };
-  const size_t target = std::max<size_t>(options.chunk_bytes, 1);
-  const size_t block = std::min<size_t>(1 << 20, std::max<size_t>(target, 64));
-  const bool letter_cuts = CutsAfterLetters(options.pattern);
-  size_t slack = 1;  // how far back a cut's verdict may change as bytes arrive
-  for (const std::string& s : specials.tokens()) slack = std::max(slack, s.size() + 1);
-  std::string carry;
-  size_t checked = 0;  // carry[1..checked) holds no safe cut
-  uint64_t offset = 0;
-  bool eof = false;
+// Reads `cutter` to its end and hands its pieces to `process` on oneTBB workers while the
+// next bytes are read (and decompressed) by one serial stage. Stops early when `process`
+// returns false; `on_read` hears of progress from the serial stage.
+absl::Status ProcessStream(StreamCutter& cutter,
+                           const std::function<bool(const StreamCutter::Piece&)>& process,
+                           const std::function<void()>& on_read) {
   absl::Status status;
   std::atomic<bool> stop{false};
-  // Appends the next block to `carry`; false (with `status` set) on a read error. Only the
-  // serial stage calls it: it owns `source`.
-  auto read_more = [&] {
-    const size_t old = carry.size();
-    carry.resize(old + block);
-    absl::StatusOr<size_t> n = source.Read(carry.data() + old, block);
-    carry.resize(old + (n.ok() ? *n : 0));
-    if (!n.ok()) {
-      status = n.status();
-      return false;
-    }
-    eof = *n == 0;
-    on_read(source.consumed());
-    return true;
-  };
-  tbb::parallel_pipeline(
-      2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()) + 2,
-      tbb::make_filter<void, Piece*>(
-          tbb::filter_mode::serial_in_order,
-          [&](tbb::flow_control& fc) -> Piece* {
-            for (;;) {
-              if (stop.load() || !status.ok()) break;
-              if (!eof && carry.size() < target) {
-                if (!read_more()) break;
-                continue;
-              }
-              size_t cut = 0;
-              if (eof) {
-                cut = carry.size();
-              } else {
-                const size_t floor = checked > slack ? checked - slack : 1;
-                for (size_t pos = carry.size() - 1; pos >= floor && pos > 0; --pos) {
-                  if (IsSafeCut(carry, pos, specials, letter_cuts)) {
-                    cut = pos;
-                    break;
-                  }
-                }
-                checked = carry.size();
-              }
-              if (cut == 0) {
-                if (eof) break;
-                // No cut yet: read on (one long pre-token, or text without any).
-                if (!read_more()) break;
-                continue;
-              }
-              auto* piece = new Piece{carry.substr(0, cut), offset};
-              carry.erase(0, cut);
-              checked = 0;
-              offset += cut;
-              return piece;
-            }
-            fc.stop();
-            return nullptr;
-          }) &
-          tbb::make_filter<Piece*, void>(tbb::filter_mode::parallel, [&](Piece* piece) {
-            std::unique_ptr<Piece> owned(piece);
-            if (!count(piece->text, piece->offset)) stop = true;
-          }));
-  if (!status.ok()) return status;
-  return offset;
+  tbb::parallel_pipeline(2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()) + 2,
+                         tbb::make_filter<void, StreamCutter::Piece*>(
+                             tbb::filter_mode::serial_in_order,
+                             [&](tbb::flow_control& fc) -> StreamCutter::Piece* {
+                               if (!stop.load()) {
+                                 absl::StatusOr<std::optional<StreamCutter::Piece>> piece =
+                                     cutter.Next();
+                                 on_read();
+                                 if (!piece.ok()) {
+                                   status = piece.status();
+                                 } else if (piece->has_value()) {
+                                   return new StreamCutter::Piece(**std::move(piece));
+                                 }
+                               }
+                               fc.stop();
+                               return nullptr;
+                             }) &
+                             tbb::make_filter<StreamCutter::Piece*, void>(
+                                 tbb::filter_mode::parallel, [&](StreamCutter::Piece* piece) {
+                                   std::unique_ptr<StreamCutter::Piece> owned(piece);
+                                   if (!process(*piece)) stop = true;
+                                 }));
+  return status;
 }
 
 }  // namespace
@@ -164,8 +114,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   if (!made.ok()) return made.status();
   const std::unique_ptr<PreTokenizer> pretokenizer = *std::move(made);
 
-  // Plain files are mapped and cut up front; standard input and compressed files are read as
-  // a stream and cut as the bytes arrive (CountStream). Both feed the same per-thread maps.
+  // Plain text files are mapped and cut up front; standard input, compressed files and JSON
+  // Lines are read as a stream and cut as the bytes arrive (StreamCutter). Both feed the same
+  // per-thread maps.
   std::vector<MappedFile> files(paths.size());
   std::vector<size_t> streamed;
   std::vector<Chunk> chunks;
@@ -174,13 +125,15 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   for (size_t f = 0; f < paths.size(); ++f) {
     absl::StatusOr<bool> stream = IsStreamedInput(paths[f]);
     if (!stream.ok()) return stream.status();
-    if (*stream) {
+    if (*stream || options.jsonl.IsJsonl(paths[f])) {
       streamed.push_back(f);
       struct stat st;
-      if (paths[f] != "-" && stat(paths[f].c_str(), &st) == 0) {
-        total += static_cast<uint64_t>(st.st_size);
-      } else {
+      if (paths[f] == "-") {
         total_known = false;
+      } else if (stat(paths[f].c_str(), &st) != 0) {
+        return ErrnoStatus(errno, "cannot read", paths[f]);  // now, not after the others
+      } else {
+        total += static_cast<uint64_t>(st.st_size);
       }
       continue;
     }
@@ -200,7 +153,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   if (!total_known) total = 0;
 
   tbb::enumerable_thread_specific<PreTokenCounter> local;
-  std::atomic<uint64_t> pretokens{0}, done{0};
+  tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
+  std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
   FirstError error;
   std::mutex progress_mu;
   auto last_report = std::chrono::steady_clock::now();
@@ -210,23 +164,30 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     auto now = std::chrono::steady_clock::now();
     if (now - last_report > std::chrono::milliseconds(500)) {
       last_report = now;
-      options.progress(now_done, total);
+      options.progress(now_done, total, documents.load());
     }
   };
   // Counts one piece of text (`order` ranks it among all pieces, for the first error).
-  auto count = [&](absl::string_view text, size_t order, size_t file, uint64_t offset) {
-    if (std::optional<size_t> bad = FindInvalidUtf8(text)) {
-      error.Report(order, file, offset + *bad);
-      return false;
-    }
+  auto count = [&](absl::string_view text, uint64_t order, size_t file, uint64_t offset,
+                   absl::string_view where) {
     try {
       pretokens += CountPreTokens(text, specials, *pretokenizer, &local.local());
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
-      error.Report(order, file, offset,
-                   absl::StrCat("the pattern could not be matched (", e.what(), ") in the text"));
+      error.Report(order, file,
+                   absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
+                                where.empty() ? absl::StrCat(" at byte offset ", offset) : where));
       return false;
     }
     return true;
+  };
+  auto count_text = [&](absl::string_view text, uint64_t order, size_t file, uint64_t offset,
+                        absl::string_view decompressed) {
+    if (std::optional<size_t> bad = FindInvalidUtf8(text)) {
+      error.Report(order, file,
+                   absl::StrCat(": invalid UTF-8 at byte offset ", offset + *bad, decompressed));
+      return false;
+    }
+    return count(text, order, file, offset, "");
   };
   auto cancelled = [&] {
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
@@ -237,29 +198,55 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     const Chunk& chunk = chunks[c];
     const MappedFile& file = files[chunk.file];
     absl::string_view text = file.data().substr(chunk.begin, chunk.end - chunk.begin);
-    if (!count(text, c, chunk.file, chunk.begin)) return;
+    if (!count_text(text, c, chunk.file, chunk.begin, "")) return;
     file.Release(chunk.begin, chunk.end - chunk.begin);
     report_progress(done += text.size());
   });
-  const size_t order = chunks.size();  // streamed pieces rank after the mapped chunks
-  uint64_t streamed_bytes = 0;
+  for (const MappedFile& file : files) documents += file.path().empty() ? 0 : 1;
+
+  // Streamed pieces rank after the mapped chunks, then by file and offset.
+  uint64_t order = chunks.size();
+  uint64_t streamed_bytes = 0, decompressed_bytes = 0, stored_bytes = 0;
   for (size_t f : streamed) {
     if (cancelled() || error.has()) break;
     absl::StatusOr<std::unique_ptr<ByteSource>> source = OpenByteSource(paths[f]);
     if (!source.ok()) return source.status();
+    const bool jsonl = options.jsonl.IsJsonl(paths[f]);
+    const std::string decompressed =
+        (*source)->compression() == Compression::kNone ? "" : " of its decompressed text";
+    StreamCutter cutter(**source,
+                        jsonl ? StreamCutter::Mode::kLines : StreamCutter::Mode::kSafeCuts,
+                        options.chunk_bytes, &specials, CutsAfterLetters(options.pattern));
     const uint64_t done_before = done.load();
-    absl::StatusOr<uint64_t> bytes = CountStream(
-        **source, specials, options,
-        [&](absl::string_view text, uint64_t offset) {
-          if (cancelled() || error.has()) return false;
-          // Ranked by offset: pieces are counted in parallel, and the first error reported
-          // must not depend on which finished first.
-          return count(text, order + offset, f, offset);
-        },
-        [&](uint64_t consumed) { report_progress(done = done_before + consumed); });
-    if (!bytes.ok()) return bytes.status();
-    done = done_before + (*source)->consumed();
-    streamed_bytes += *bytes;
+    auto process = [&](const StreamCutter::Piece& piece) {
+      if (cancelled() || error.has()) return false;
+      const uint64_t piece_order = order + piece.offset;
+      if (!jsonl) return count_text(piece.text, piece_order, f, piece.offset, decompressed);
+      uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0;
+      std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
+          piece.text, piece.first_line, options.jsonl.skip_bad_records, &skipped_here,
+          [&](absl::string_view document, uint64_t line) {
+            ++documents_here;
+            bytes_here += document.size();
+            return count(document, piece_order, f, 0, absl::StrCat(" on line ", line));
+          });
+      documents += documents_here;
+      skipped += skipped_here;
+      document_bytes += bytes_here;
+      if (bad.has_value()) {
+        error.Report(piece_order, f, absl::StrCat(":", bad->line, ": ", bad->why));
+        return false;
+      }
+      return true;
+    };
+    if (!jsonl) ++documents;
+    absl::Status read = ProcessStream(
+        cutter, process, [&] { report_progress(done = done_before + cutter.consumed()); });
+    if (!read.ok()) return read;
+    order += cutter.bytes() + 1;
+    done = done_before + cutter.consumed();
+    decompressed_bytes += cutter.bytes();
+    if (!jsonl) streamed_bytes += cutter.bytes();
   }
   if (cancelled()) return absl::CancelledError("counting was cancelled");
   for (const MappedFile& file : files) {
@@ -267,19 +254,23 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     if (absl::Status s = file.CheckUnchanged(); !s.ok()) return s;
   }
   if (error.has()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(paths[error.file()], ": ", error.why(), " at byte offset ", error.offset(),
-                     std::find(streamed.begin(), streamed.end(), error.file()) != streamed.end()
-                         ? " of its decompressed text"
-                         : ""));
+    return absl::InvalidArgumentError(absl::StrCat(paths[error.file()], error.what()));
   }
-  uint64_t text_bytes = streamed_bytes;
-  for (const MappedFile& file : files) text_bytes += file.data().size();
+  stored_bytes = done.load();
+  uint64_t text_bytes = streamed_bytes + document_bytes;
+  for (const MappedFile& file : files) {
+    text_bytes += file.data().size();
+    decompressed_bytes += file.data().size();
+  }
 
   // Combine without a global lock: each thread's map is split by hash into per-shard
   // lists, then every shard sums its lists. Shards are disjoint, so they fill in parallel.
   ShardedCounts out;
   out.bytes = text_bytes;
+  out.stored_bytes = stored_bytes;
+  out.decompressed_bytes = decompressed_bytes;
+  out.documents = documents;
+  out.skipped_records = skipped;
   out.pretokens = pretokens;
   const size_t num_shards = std::max<size_t>(options.shards, 1);
   out.shards.resize(num_shards);

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "core/pretoken_counts.h"
 #include "core/pretokenizer.h"
+#include "parallel/jsonl.h"
 
 namespace bpeforge::internal {
 
@@ -20,22 +21,32 @@ struct CountOptions {
   std::string custom_regex;      // for Pattern::kCustom
   size_t chunk_bytes = 4 << 20;  // results do not depend on it
   size_t shards = 64;            // results do not depend on it
-  // Called from worker threads, at most a few times a second, with bytes done so far.
-  std::function<void(uint64_t done, uint64_t total)> progress;
+  JsonlOptions jsonl;            // which inputs are JSON Lines, and their field
+  // Called from worker threads, at most a few times a second, with bytes done so far (as
+  // stored: compressed bytes of compressed files) and documents seen.
+  std::function<void(uint64_t done, uint64_t total, uint64_t documents)> progress;
   // Once it reads true, the remaining chunks are skipped and CountFiles returns Cancelled.
   const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ShardedCounts {
   std::vector<PreTokenCounts> shards;  // a pre-token lives in exactly one shard
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;                  // of text counted (for JSON Lines, of the documents)
+  uint64_t stored_bytes = 0;           // read from the inputs as they are stored
+  uint64_t decompressed_bytes = 0;     // the same, decompressed
+  uint64_t documents = 0;              // a file of text is one; a JSON Lines record is one
+  uint64_t skipped_records = 0;
   uint64_t pretokens = 0;
   uint64_t distinct() const;
+  InputStats input_stats() const {
+    return {stored_bytes, decompressed_bytes, documents, skipped_records};
+  }
   std::vector<const PreTokenCounts*> views() const;
 };
 
-// Counts the pre-tokens of every file (each file a separate document) on the current
-// oneTBB arena. Invalid UTF-8 fails with the file and byte offset of the first bad byte.
+// Counts the pre-tokens of every file (each file, and each JSON Lines record, a separate
+// document) on the current oneTBB arena. Invalid UTF-8 fails with the file and byte offset of
+// the first bad byte; a bad JSON Lines record with the file and line.
 absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
                                          const CountOptions& options);
 

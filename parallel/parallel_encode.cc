@@ -1,30 +1,51 @@
 #include "parallel/parallel_encode.h"
 
+#include <sys/stat.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/file_status.h"
 #include "core/utf8.h"
 #include "parallel/byte_source.h"
 #include "parallel/chunker.h"
 #include "parallel/mapped_file.h"
+#include "parallel/stream_cutter.h"
 
 namespace bpeforge::internal {
 namespace {
 
+// One input: a mapped text file, or a stream opened when its turn comes (so that thousands of
+// shards do not hold thousands of descriptors).
+struct Input {
+  std::string path;
+  MappedFile mapped;  // unset for streams
+  bool streamed = false;
+  bool jsonl = false;
+  std::unique_ptr<ByteSource> source;
+  std::unique_ptr<StreamCutter> cutter;
+};
+
 struct Chunk {
   size_t file = 0;
-  size_t begin = 0, end = 0;
-  std::optional<size_t> bad_byte;  // offset in the file of the first invalid UTF-8 byte
-  std::string pattern_error;       // a custom regex that Boost.Regex gave up on
+  uint64_t begin = 0, end = 0;  // in the (decompressed) file
+  std::string owned;            // a streamed piece's bytes; mapped chunks are views
+  uint64_t first_line = 0;      // JSON Lines: the line of owned[0]
+  bool starts_file = false;
+  uint64_t stored_done = 0;  // stored bytes read up to this chunk, for progress
+  // Filled by the encoder:
+  absl::Status error;
   std::vector<TokenId> ids;
+  bool leading_separator = false;  // ids[0] is the separator before this chunk's first document
+  uint64_t documents = 0, text_bytes = 0, skipped = 0;
 };
 
 }  // namespace
@@ -33,46 +54,103 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     const Tokenizer& tokenizer, const std::vector<std::string>& paths,
     const EncodeFilesOptions& options,
     absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink) {
-  std::vector<MappedFile> files;
+  std::vector<Input> inputs(paths.size());
   uint64_t total = 0;
-  for (const std::string& path : paths) {
-    absl::StatusOr<bool> streamed = IsStreamedInput(path);
+  bool total_known = true;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    Input& in = inputs[i];
+    in.path = paths[i];
+    absl::StatusOr<bool> streamed = IsStreamedInput(paths[i]);
     if (!streamed.ok()) return streamed.status();
-    if (*streamed) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path == "-" ? "standard input" : path,
-          path == "-" ? " cannot be encoded yet" : " is compressed, which encode does not read yet",
-          ": encode takes plain text files (train and count take both)"));
+    in.jsonl = options.jsonl.IsJsonl(paths[i]);
+    in.streamed = *streamed || in.jsonl;
+    if (in.streamed) {
+      struct stat st;
+      if (paths[i] == "-") {
+        total_known = false;
+      } else if (stat(paths[i].c_str(), &st) != 0) {
+        return ErrnoStatus(errno, "cannot read", paths[i]);
+      } else {
+        total += static_cast<uint64_t>(st.st_size);
+      }
+      continue;
     }
-    absl::StatusOr<MappedFile> file = MappedFile::Open(path);
+    absl::StatusOr<MappedFile> file = MappedFile::Open(paths[i]);
     if (!file.ok()) return file.status();
     total += file->data().size();
-    files.push_back(*std::move(file));
+    in.mapped = *std::move(file);
   }
+  if (!total_known) total = 0;
 
+  const SpecialTokens& specials = tokenizer.special_tokens();
+  const bool letter_cuts = CutsAfterLetters(tokenizer.pattern());
+  const size_t target = std::max<size_t>(options.chunk_bytes, 1);
   EncodeFilesStats stats;
   absl::Status status;              // touched by the last stage only
   std::atomic<bool> failed{false};  // tells the first stage to stop
   tbb::enumerable_thread_specific<EncodeCache> caches;
+  tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   size_t file = 0;
-  size_t pos = 0;  // in the current file
-  const size_t target = std::max<size_t>(options.chunk_bytes, 1);
+  uint64_t pos = 0;          // in the current mapped file
+  uint64_t stored_done = 0;  // stored bytes of the files before the current one
+  bool documents_written = false;
   // A few chunks per worker keep everyone busy while the writer waits for the oldest one.
   const size_t live = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()) + 1;
 
-  // Stage 1, in order: the next chunk. Its end is found only now: computing every cut up front
-  // (FindChunkBounds) would touch, and keep mapped, a page of every chunk.
+  // Stage 1, in order: the next chunk. A mapped file's cuts are found only now: computing every
+  // cut up front (FindChunkBounds) would touch, and keep mapped, a page of every chunk.
   auto next_chunk = [&](tbb::flow_control& fc) -> Chunk* {
-    while (!failed && file < files.size()) {
-      const absl::string_view text = files[file].data();
-      if (pos < text.size()) {
-        auto* chunk = new Chunk;
-        chunk->file = file;
-        chunk->begin = pos;
-        chunk->end = NextChunkEnd(text, pos, tokenizer.special_tokens(), target,
-                                  CutsAfterLetters(tokenizer.pattern()));
-        pos = chunk->end;
-        return chunk;
+    while (!failed && file < inputs.size()) {
+      Input& in = inputs[file];
+      auto chunk = std::make_unique<Chunk>();
+      chunk->file = file;
+      if (!in.streamed) {
+        const absl::string_view text = in.mapped.data();
+        if (pos < text.size()) {
+          chunk->begin = pos;
+          chunk->starts_file = pos == 0;
+          chunk->end = NextChunkEnd(text, pos, specials, target, letter_cuts);
+          pos = chunk->end;
+          chunk->stored_done = stored_done + pos;
+          return chunk.release();
+        }
+        stored_done += text.size();
+        stats.input.stored_bytes += text.size();
+        stats.input.decompressed_bytes += text.size();
+      } else {
+        if (in.cutter == nullptr) {
+          absl::StatusOr<std::unique_ptr<ByteSource>> source = OpenByteSource(in.path);
+          if (!source.ok()) {
+            chunk->error = source.status();
+            failed = true;
+            return chunk.release();
+          }
+          in.source = *std::move(source);
+          in.cutter = std::make_unique<StreamCutter>(
+              *in.source, in.jsonl ? StreamCutter::Mode::kLines : StreamCutter::Mode::kSafeCuts,
+              target, &specials, letter_cuts);
+        }
+        absl::StatusOr<std::optional<StreamCutter::Piece>> piece = in.cutter->Next();
+        if (!piece.ok()) {
+          chunk->error = piece.status();
+          failed = true;
+          return chunk.release();
+        }
+        if (piece->has_value()) {
+          StreamCutter::Piece& p = **piece;
+          chunk->begin = p.offset;
+          chunk->end = p.offset + p.text.size();
+          chunk->starts_file = p.offset == 0;
+          chunk->first_line = p.first_line;
+          chunk->owned = std::move(p.text);
+          chunk->stored_done = stored_done + in.cutter->consumed();
+          return chunk.release();
+        }
+        stored_done += in.cutter->consumed();
+        stats.input.stored_bytes += in.cutter->consumed();
+        stats.input.decompressed_bytes += in.cutter->bytes();
+        in.cutter.reset();
+        in.source.reset();
       }
       ++file;
       pos = 0;
@@ -80,53 +158,93 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     fc.stop();
     return nullptr;
   };
+
   // Stage 2, in parallel: validate and encode.
   auto encode = [&](Chunk* chunk) {
-    absl::string_view text =
-        files[chunk->file].data().substr(chunk->begin, chunk->end - chunk->begin);
-    if (std::optional<size_t> bad = FindInvalidUtf8(text)) {
-      chunk->bad_byte = chunk->begin + *bad;
-    } else {
-      chunk->ids.reserve(text.size() / 3);
+    if (!chunk->error.ok()) return chunk;
+    const Input& in = inputs[chunk->file];
+    auto fail = [&](absl::string_view what) {
+      chunk->error = absl::InvalidArgumentError(absl::StrCat(in.path, what));
+    };
+    auto encode_text = [&](absl::string_view text, absl::string_view where) {
       try {
         tokenizer.Encode(text, &caches.local(), &chunk->ids);
-      } catch (const std::exception& e) {
-        chunk->pattern_error = e.what();
+        return true;
+      } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
+        fail(
+            absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text", where));
+        return false;
+      }
+    };
+    if (in.jsonl) {
+      std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
+          chunk->owned, chunk->first_line, options.jsonl.skip_bad_records, &chunk->skipped,
+          [&](absl::string_view document, uint64_t line) {
+            if (options.separator.has_value()) {
+              if (chunk->documents == 0) chunk->leading_separator = true;
+              chunk->ids.push_back(*options.separator);
+            }
+            ++chunk->documents;
+            chunk->text_bytes += document.size();
+            return encode_text(document, absl::StrCat(" on line ", line));
+          });
+      if (bad.has_value()) fail(absl::StrCat(":", bad->line, ": ", bad->why));
+      return chunk;
+    }
+    const absl::string_view text =
+        in.streamed ? absl::string_view(chunk->owned)
+                    : in.mapped.data().substr(chunk->begin, chunk->end - chunk->begin);
+    if (std::optional<size_t> bad = FindInvalidUtf8(text)) {
+      fail(absl::StrCat(": invalid UTF-8 at byte offset ", chunk->begin + *bad,
+                        in.streamed && in.source->compression() != Compression::kNone
+                            ? " of its decompressed text"
+                            : ""));
+      return chunk;
+    }
+    chunk->ids.reserve(text.size() / 3 + 1);
+    if (chunk->starts_file) {
+      chunk->documents = 1;
+      if (options.separator.has_value()) {
+        chunk->leading_separator = true;
+        chunk->ids.push_back(*options.separator);
       }
     }
+    chunk->text_bytes = text.size();
+    encode_text(text, absl::StrCat(" at byte offset ", chunk->begin));
     return chunk;
   };
+
   // Stage 3, in order: write the ids and release the chunk's pages.
   auto write = [&](Chunk* chunk) {
     std::unique_ptr<Chunk> owned(chunk);
     if (!status.ok()) return;
-    if (chunk->bad_byte.has_value()) {
-      status = absl::InvalidArgumentError(
-          absl::StrCat(paths[chunk->file], ": invalid UTF-8 at byte offset ", *chunk->bad_byte));
+    const Input& in = inputs[chunk->file];
+    if (!chunk->error.ok()) {
+      status = chunk->error;
       failed = true;
       return;
     }
-    if (!chunk->pattern_error.empty()) {
-      status = absl::InvalidArgumentError(
-          absl::StrCat(paths[chunk->file], ": the pattern could not be matched (",
-                       chunk->pattern_error, ") in the text at byte offset ", chunk->begin));
-      failed = true;
-      return;
-    }
-    status = sink(chunk->ids);
+    absl::Span<const TokenId> ids = chunk->ids;
+    // The separator goes between documents: none before the first.
+    if (chunk->leading_separator && !documents_written) ids.remove_prefix(1);
+    documents_written = documents_written || chunk->documents > 0;
+    status = sink(ids);
     if (!status.ok()) failed = true;
-    files[chunk->file].Release(chunk->begin, chunk->end - chunk->begin);
-    stats.bytes += chunk->end - chunk->begin;
-    stats.tokens += chunk->ids.size();
-    if (options.progress) options.progress(stats.bytes, total);
+    if (!in.streamed) in.mapped.Release(chunk->begin, chunk->end - chunk->begin);
+    stats.bytes += chunk->text_bytes;
+    stats.tokens += ids.size();
+    stats.input.documents += chunk->documents;
+    stats.input.skipped_records += chunk->skipped;
+    if (options.progress) options.progress(chunk->stored_done, total);
   };
   tbb::parallel_pipeline(
       live, tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order, next_chunk) &
                 tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, encode) &
                 tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, write));
   if (!status.ok()) return status;
-  for (const MappedFile& f : files) {
-    if (absl::Status s = f.CheckUnchanged(); !s.ok()) return s;
+  for (const Input& in : inputs) {
+    if (in.streamed) continue;
+    if (absl::Status s = in.mapped.CheckUnchanged(); !s.ok()) return s;
   }
   return stats;
 }

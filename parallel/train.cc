@@ -68,12 +68,15 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
   count_options.custom_regex = options.custom_regex;
   count_options.chunk_bytes = options.chunk_bytes;
   count_options.cancel = options.cancel;
+  count_options.jsonl = options.jsonl;
   if (options.progress) {
-    count_options.progress = [&](uint64_t done, uint64_t total) {
-      // Standard input has no size to show a share of.
-      options.progress(total == 0 ? absl::StrFormat("pre-tokenizing: %.1f MB read", done / 1e6)
-                                  : absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB",
-                                                    100.0 * done / total, total / 1e6));
+    count_options.progress = [&](uint64_t done, uint64_t total, uint64_t documents) {
+      // Standard input has no size to show a share of. Compressed bytes are counted as read.
+      std::string line = total == 0 ? absl::StrFormat("pre-tokenizing: %.1f MB read", done / 1e6)
+                                    : absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB",
+                                                      100.0 * done / total, total / 1e6);
+      if (documents > 1) absl::StrAppend(&line, ", ", documents, " documents");
+      options.progress(line);
     };
   }
   return CountFiles(options.inputs, count_options);
@@ -89,6 +92,7 @@ absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
   if (!result.ok()) return result.status();
   result->stats.bytes = counts->bytes;
   result->stats.pretokens = counts->pretokens;
+  result->stats.input = counts->input_stats();
   result->stats.pretokenize_seconds = pretokenize_seconds;
   result->stats.total_seconds = SecondsSince(start);
   return result;

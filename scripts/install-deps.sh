@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev                 # JSON: vocab.json, manifests, stats
   zlib1g-dev                         # zlib: CRC-32 of count files, gzip inputs
   liblzma-dev libzstd-dev            # xz and zstd inputs
+  libsimdjson-dev                    # simdjson: JSON Lines inputs
   libcli11-dev                       # CLI11: the command line
   libgtest-dev libbenchmark-dev      # tests and micro-benchmarks
   pybind11-dev python3-dev           # the Python module

@@ -2,60 +2,24 @@
 // exactly the files of the plain text, for any chunk size and thread count; truncated or
 // corrupted streams are errors naming the file and the offset.
 #include <gtest/gtest.h>
-#include <lzma.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <string>
 #include <vector>
 
 #include "parallel/byte_source.h"
 #include "parallel/train.h"
+#include "tests/compression.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
 namespace bpeforge::internal {
 namespace {
 
+using testing::Gzip;
 using testing::RunCli;
 using testing::TempDir;
-
-std::string Gzip(const std::string& text) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, text.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
-std::string Xz(const std::string& text) {
-  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
-  size_t pos = 0;
-  EXPECT_EQ(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr,
-                                    reinterpret_cast<const uint8_t*>(text.data()), text.size(),
-                                    reinterpret_cast<uint8_t*>(out.data()), &pos, out.size()),
-            LZMA_OK);
-  out.resize(pos);
-  return out;
-}
-
-// With a checksum, as the zstd command writes by default, so that corruption is detected.
-std::string Zstd(const std::string& text) {
-  std::string out(ZSTD_compressBound(text.size()), '\0');
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-  const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), text.data(), text.size());
-  ZSTD_freeCCtx(cctx);
-  EXPECT_FALSE(ZSTD_isError(n));
-  out.resize(n);
-  return out;
-}
+using testing::Xz;
+using testing::Zstd;
 
 using Compressor = std::string (*)(const std::string&);
 
@@ -165,9 +129,16 @@ TEST(InputsTest, StandardInput) {
   EXPECT_EQ(a, testing::ReadFileOrDie(dir.File("b/merges.txt")));
   EXPECT_EQ(testing::ReadFileOrDie(dir.File("c/merges.txt")),
             testing::ReadFileOrDie(dir.File("d/merges.txt")));  // two documents either way
-  testing::ExpectCleanFailure(RunCli("encode --tokenizer " + dir.File("a") + " " +
-                                     dir.File("corpus.zst") + " --output " + dir.File("ids")),
-                              "is compressed, which encode does not read yet");
+  // Encoding reads them too, to the ids of the plain file.
+  const std::string encode = "encode --quiet --tokenizer " + dir.File("a") + " --output ";
+  ASSERT_EQ(RunCli(encode + dir.File("plain.ids ") + dir.File("plain.txt")).exit_code, 0);
+  ASSERT_EQ(RunCli(encode + dir.File("zst.ids ") + dir.File("corpus.zst")).exit_code, 0);
+  r = RunCli(encode + dir.File("stdin.ids -"), dir.File("corpus.zst"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string ids = testing::ReadFileOrDie(dir.File("plain.ids"));
+  ASSERT_GT(ids.size(), 1000u);
+  EXPECT_EQ(ids, testing::ReadFileOrDie(dir.File("zst.ids")));
+  EXPECT_EQ(ids, testing::ReadFileOrDie(dir.File("stdin.ids")));
 }
 
 }  // namespace

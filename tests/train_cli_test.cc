@@ -78,7 +78,8 @@ TEST(TrainCliTest, BadInputFailsCleanlyWithoutOutput) {
   testing::WriteFile(dir.File("afile"), "x");
   const std::vector<BadCase> cases = {
       {"missing input", "train {dir}/nope.txt --vocab-size 300 --out {dir}/o", "nope.txt"},
-      {"directory input", "train {dir} --vocab-size 300 --out {dir}/o", "directory"},
+      {"glob without a match", "train '{dir}/none/*.txt' --vocab-size 300 --out {dir}/o",
+       "no file matches"},
       {"vocab too small",
        "train {dir}/ok.txt --vocab-size 256 --special-token '<|endoftext|>' --out {dir}/o",
        "smaller than"},
@@ -221,15 +222,13 @@ TEST(TrainCliTest, CustomPattern) {
   // A regex that Boost.Regex gives up on (catastrophic backtracking) is an error, not a crash.
   testing::WriteFile(dir.File("aaa.txt"), std::string(5000, 'a') + "c");
   const std::string hopeless = R"( --pattern '(a*)*b|\s+|.' )";
-  testing::ExpectCleanFailure(
-      RunCli("train " + dir.File("aaa.txt") + " --vocab-size 600" + hopeless + "--out " +
-             dir.File("d")),
-      "aaa.txt: the pattern could not be matched");
-  testing::ExpectCleanFailure(
-      RunCli("encode --vocab " + dir.File("a/vocab.json") + " --merges " +
-             dir.File("a/merges.txt") + hopeless + dir.File("aaa.txt") + " --output " +
-             dir.File("d")),
-      "aaa.txt: the pattern could not be matched");
+  testing::ExpectCleanFailure(RunCli("train " + dir.File("aaa.txt") + " --vocab-size 600" +
+                                     hopeless + "--out " + dir.File("d")),
+                              "aaa.txt: the pattern could not be matched");
+  testing::ExpectCleanFailure(RunCli("encode --vocab " + dir.File("a/vocab.json") + " --merges " +
+                                     dir.File("a/merges.txt") + hopeless + dir.File("aaa.txt") +
+                                     " --output " + dir.File("d")),
+                              "aaa.txt: the pattern could not be matched");
   EXPECT_FALSE(testing::Exists(dir.File("d")));
 }
 

@@ -68,6 +68,31 @@ BPEFORGE_API absl::StatusOr<IdType> ParseIdType(absl::string_view name);  // uin
 BPEFORGE_API absl::string_view IdTypeName(IdType type);
 
 // ---------------------------------------------------------------------------------------------
+// Inputs. Plain UTF-8 text files are memory-mapped. gzip, xz and zstd files (told by their
+// first bytes) are decompressed as they are read, and "-" reads standard input as a stream.
+// Every file is a separate document: no pre-token or token spans two.
+
+struct InputOptions {
+  // JSON Lines: each line a JSON object whose string field is one document (documents never
+  // merge across records, as if a special token stood between them). Empty: files named
+  // *.jsonl, *.ndjson or *.json (also under .gz, .zst, .xz) are JSON Lines with the field
+  // "text", other files are text. Set: every input is JSON Lines, with this field.
+  std::string jsonl_field;
+  // A bad record (not a JSON object; the field missing or not a string; invalid UTF-8 or a
+  // \u escape of a lone surrogate in it) fails the run, naming the file and line; with this
+  // set it is counted in InputStats::skipped_records and passed over.
+  bool skip_bad_records = false;
+};
+
+// Arguments as users type them, made into a list of files: a directory means the files under
+// it (recursively, sorted by path, without hidden names; with `include` non-empty, only those
+// whose name matches one of its shell patterns, e.g. "*.jsonl.zst"); an argument that names no
+// file but holds * ? or [ is a glob, expanded (sorted). "-" (standard input) stays. An empty
+// directory and a glob that matches nothing are errors.
+BPEFORGE_API absl::StatusOr<std::vector<std::string>> ExpandInputs(
+    const std::vector<std::string>& inputs, const std::vector<std::string>& include = {});
+
+// ---------------------------------------------------------------------------------------------
 // Training (CS336 semantics): the text is split on the special tokens, which never merge; each
 // piece is pre-tokenized with `pattern`; then the most frequent adjacent pair is merged (ties:
 // the lexicographically greater pair of byte strings) until 256 + specials + merges reaches
@@ -88,6 +113,7 @@ struct TrainOptions {
   // `max_token_length` bytes is passed over (0: no limit). Both are recorded in bpeforge.json.
   uint64_t min_frequency = 0;
   size_t max_token_length = 0;
+  InputOptions input;            // JSON Lines
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // the parallel work unit; results do not depend on it
   // Human-readable progress lines ("pre-tokenizing: 41% of 2000.0 MB"), from any thread.
@@ -126,6 +152,7 @@ struct CountedText {
   std::vector<std::string> special_tokens;
   uint64_t bytes = 0;      // of text counted
   uint64_t pretokens = 0;  // occurrences, the sum of `counts`
+  InputStats input;        // what was read to count them (not saved in count files)
 };
 
 // Trains on UTF-8 text files (memory-mapped, counted in parallel).
@@ -176,6 +203,10 @@ struct EncodeFilesOptions {
   int threads = 0;                   // 0: all hardware threads
   size_t chunk_bytes = 1 << 20;      // the parallel work unit; ids do not depend on it
   IdType id_type = IdType::kUint32;  // for EncodeFile's output
+  InputOptions input;                // JSON Lines
+  // A special token of the tokenizer whose id goes between two documents (files, JSON Lines
+  // records), as training pipelines expect; empty: none.
+  std::string separator_token;
   // Called in order, from one thread at a time, after each chunk.
   std::function<void(uint64_t done_bytes, uint64_t total_bytes)> progress;
   const std::atomic<bool>* cancel = nullptr;  // as in TrainOptions
@@ -188,8 +219,9 @@ struct DecodeFileOptions {
 };
 
 struct EncodeFilesStats {
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;  // of text (for JSON Lines, of the documents)
   uint64_t tokens = 0;
+  InputStats input;
   int threads = 0;
 };
 

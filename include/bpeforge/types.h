@@ -37,8 +37,17 @@ enum class IdLayout {
 enum class Pattern { kGpt2, kCl100k, kO200k, kCustom };
 
 // What a training run counted and how long it took.
+// What was read: the files as stored, decompressed, and the documents in them.
+struct InputStats {
+  uint64_t stored_bytes = 0;        // read from the files (compressed, for compressed files)
+  uint64_t decompressed_bytes = 0;  // the same after decompression
+  uint64_t documents = 0;           // a text file is one; so is each JSON Lines record
+  uint64_t skipped_records = 0;     // bad JSON Lines records passed over (skip_bad_records)
+};
+
 struct TrainStats {
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;  // of text (for JSON Lines, of the documents)
+  InputStats input;
   uint64_t pretokens = 0;
   uint64_t distinct_pretokens = 0;
   uint64_t merges = 0;

@@ -1,0 +1,51 @@
+#include "cli/input_flags.h"
+
+#include "absl/strings/str_format.h"
+
+namespace bpeforge::cli {
+
+void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what) {
+  cmd->add_option("inputs", flags->args, what)->required();
+  cmd->add_option("--include", flags->include,
+                  "With a folder among the inputs: take only the files whose name matches this "
+                  "shell pattern, e.g. '*.jsonl.zst' (repeatable)");
+  cmd->add_option("--jsonl-field", flags->jsonl_field,
+                  "Read every input as JSON Lines and take this string field of each record as "
+                  "one document (default: files named *.jsonl, *.ndjson, *.json, also under "
+                  ".gz/.zst/.xz, are JSON Lines with the field \"text\")");
+  cmd->add_flag("--skip-bad-records", flags->skip_bad_records,
+                "Pass over bad JSON Lines records (not an object, the field missing or not a "
+                "string, invalid UTF-8) and count them in the summary, rather than stop at the "
+                "first with its file and line");
+}
+
+absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags) {
+  return ExpandInputs(flags.args, flags.include);
+}
+
+InputOptions InputOptionsOf(const InputFlags& flags) {
+  InputOptions options;
+  options.jsonl_field = flags.jsonl_field;
+  options.skip_bad_records = flags.skip_bad_records;
+  return options;
+}
+
+std::string DescribeRead(uint64_t text_bytes, size_t files, const InputStats& input) {
+  std::string s = absl::StrFormat("%.1f MB of text in %d file(s)", text_bytes / 1e6, files);
+  if (input.stored_bytes != input.decompressed_bytes) {
+    absl::StrAppendFormat(&s, " (%.1f MB as stored, %.1f MB decompressed)",
+                          input.stored_bytes / 1e6, input.decompressed_bytes / 1e6);
+  }
+  if (input.documents != files) absl::StrAppendFormat(&s, ", %d documents", input.documents);
+  if (input.skipped_records > 0) {
+    absl::StrAppendFormat(&s, ", %d bad records skipped", input.skipped_records);
+  }
+  return s;
+}
+
+std::string StoredRate(const InputStats& input, double seconds) {
+  if (input.stored_bytes == input.decompressed_bytes || seconds <= 0) return "";
+  return absl::StrFormat(", %.0f MB/s as stored", input.stored_bytes / 1e6 / seconds);
+}
+
+}  // namespace bpeforge::cli

@@ -1,0 +1,36 @@
+// The flags that say how `train`, `count` and `encode` read their inputs (folders, globs,
+// JSON Lines), and the summary line of what was read.
+#ifndef BPEFORGE_CLI_INPUT_FLAGS_H_
+#define BPEFORGE_CLI_INPUT_FLAGS_H_
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "bpeforge/bpeforge.h"
+
+namespace bpeforge::cli {
+
+struct InputFlags {
+  std::vector<std::string> args;  // as typed: files, folders, globs, -
+  std::vector<std::string> include;
+  std::string jsonl_field;
+  bool skip_bad_records = false;
+};
+
+// The positional `inputs` (described by `what`) and --include, --jsonl-field,
+// --skip-bad-records.
+void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what);
+// The files the arguments name (ExpandInputs), and the options for reading them.
+absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags);
+InputOptions InputOptionsOf(const InputFlags& flags);
+
+// "1016.3 MB of text in 3 file(s)", then what compression and JSON Lines add: "(352.1 MB as
+// stored), 250000 documents, 2 bad records skipped".
+std::string DescribeRead(uint64_t text_bytes, size_t files, const InputStats& input);
+// ", 73 MB/s as stored" for compressed inputs, else "".
+std::string StoredRate(const InputStats& input, double seconds);
+
+}  // namespace bpeforge::cli
+
+#endif  // BPEFORGE_CLI_INPUT_FLAGS_H_

@@ -1,0 +1,90 @@
+#include "parallel/jsonl.h"
+
+#include <simdjson.h>
+#include <string.h>
+
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+
+namespace bpeforge::internal {
+
+static_assert(simdjson::SIMDJSON_PADDING <= 64,
+              "StreamCutter::kPadding must cover simdjson's padding");
+
+bool HasJsonlName(absl::string_view path) {
+  for (absl::string_view suffix : {".gz", ".zst", ".zstd", ".xz"}) {
+    if (absl::ConsumeSuffix(&path, suffix)) break;
+  }
+  return absl::EndsWith(path, ".jsonl") || absl::EndsWith(path, ".ndjson") ||
+         absl::EndsWith(path, ".json");
+}
+
+struct JsonlParser::State {
+  // The DOM parser, not On Demand: its entry points dispatch at run time to the best kernel
+  // for the CPU, whereas On Demand is compiled for the build's target (SSE2 only, here).
+  simdjson::dom::parser parser;
+};
+
+JsonlParser::JsonlParser(std::string field)
+    : field_(std::move(field)), state_(std::make_unique<State>()) {}
+JsonlParser::~JsonlParser() = default;
+JsonlParser::JsonlParser(JsonlParser&&) noexcept = default;
+
+namespace {
+
+std::string Why(simdjson::error_code e, absl::string_view field) {
+  switch (e) {
+    case simdjson::UTF8_ERROR:
+      return "invalid UTF-8";
+    case simdjson::STRING_ERROR:
+      return "a string with a bad escape (a \\u escape of a lone surrogate is not text)";
+    case simdjson::UNESCAPED_CHARS:
+      return "a string with an unescaped control character";
+    case simdjson::NO_SUCH_FIELD:
+      return absl::StrCat("field \"", field, "\" is missing");
+    case simdjson::INCORRECT_TYPE:
+      return absl::StrCat("field \"", field, "\" is not a string");
+    default:
+      return absl::StrCat("not valid JSON (", simdjson::error_message(e), ")");
+  }
+}
+
+}  // namespace
+
+std::optional<JsonlParser::BadRecord> JsonlParser::ForEachDocument(
+    absl::string_view lines, uint64_t first_line, bool skip_bad, uint64_t* skipped,
+    absl::FunctionRef<bool(absl::string_view, uint64_t)> document) {
+  uint64_t line = first_line;
+  size_t pos = 0;
+  while (pos < lines.size()) {
+    const char* end =
+        static_cast<const char*>(memchr(lines.data() + pos, '\n', lines.size() - pos));
+    const size_t stop = end == nullptr ? lines.size() : static_cast<size_t>(end - lines.data());
+    const absl::string_view record = lines.substr(pos, stop - pos);
+    const uint64_t this_line = line++;
+    pos = stop + 1;
+    if (absl::StripAsciiWhitespace(record).empty()) continue;
+
+    simdjson::dom::element root;
+    simdjson::error_code e =
+        state_->parser.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(root);
+    std::string why;
+    simdjson::dom::object object;
+    if (!e && root.get_object().get(object)) why = "the line is JSON but not an object";
+    std::string_view text;
+    if (!e && why.empty()) e = object[field_].get_string().get(text);
+    if (e || !why.empty()) {
+      if (!skip_bad) return BadRecord{this_line, why.empty() ? Why(e, field_) : why};
+      ++*skipped;
+      continue;
+    }
+    if (!document(absl::string_view(text.data(), text.size()), this_line)) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace bpeforge::internal

@@ -1,0 +1,68 @@
+// JSON Lines: each line a JSON object whose string field (by default "text") is one document.
+// Parsed with simdjson (its runtime-dispatched parser: AVX2 or AVX-512 where the CPU has
+// them). A JsonlParser is not thread-safe; keep one per thread.
+//
+//   JsonlParser parser("text");
+//   std::optional<JsonlParser::BadRecord> bad = parser.ForEachDocument(
+//       piece.text, piece.first_line, [&](absl::string_view document, uint64_t line) { ... return
+//       true; });
+//   if (bad) return Error(path, ":", bad->line, ": ", bad->why);
+#ifndef BPEFORGE_PARALLEL_JSONL_H_
+#define BPEFORGE_PARALLEL_JSONL_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/functional/function_ref.h"
+#include "absl/strings/string_view.h"
+
+namespace bpeforge::internal {
+
+// Whether a file's name says JSON Lines: *.jsonl, *.ndjson or *.json, also with a compression
+// suffix after it (.gz, .zst, .zstd, .xz).
+bool HasJsonlName(absl::string_view path);
+
+// Which inputs are JSON Lines, and what to take from them.
+struct JsonlOptions {
+  // Empty: files named as JSON Lines (HasJsonlName) are, with the field "text". Set: every
+  // input is JSON Lines, with this field.
+  std::string field;
+  bool skip_bad_records = false;  // count bad records and pass over them, rather than fail
+
+  bool IsJsonl(absl::string_view path) const { return !field.empty() || HasJsonlName(path); }
+  std::string FieldName() const { return field.empty() ? "text" : field; }
+};
+
+class JsonlParser {
+ public:
+  explicit JsonlParser(std::string field);
+  ~JsonlParser();
+  JsonlParser(JsonlParser&&) noexcept;
+
+  struct BadRecord {
+    uint64_t line = 0;
+    std::string why;  // "field \"text\" is missing", "not valid JSON (...)", ...
+  };
+
+  // Calls `document` with the field and line number of each record of `lines` (whole lines; `lines`
+  // must be followed by 64 allocated bytes, as StreamCutter's pieces are), in order, stopping when
+  // it returns false. Lines holding only white space are skipped. A record that is not a JSON
+  // object, lacks the field, has a field that is not a string, or has a string that is not
+  // UTF-8 (invalid bytes, or a \u escape of a lone surrogate) is bad: with `skip_bad` it is
+  // counted in *skipped and passed over, else the first one is returned and nothing after it
+  // is read.
+  std::optional<BadRecord> ForEachDocument(
+      absl::string_view lines, uint64_t first_line, bool skip_bad, uint64_t* skipped,
+      absl::FunctionRef<bool(absl::string_view, uint64_t line)> document);
+
+ private:
+  struct State;
+  std::string field_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_PARALLEL_JSONL_H_

@@ -1,0 +1,278 @@
+// JSON Lines inputs train and encode exactly as the plain text of their documents with a
+// special token between them, compressed or not, for any chunk size and thread count; bad
+// records are errors naming the file and line (or are counted and skipped); folders and globs
+// expand to their files in a fixed order.
+#include "parallel/jsonl.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/input_paths.h"
+#include "parallel/train.h"
+#include "tests/compression.h"
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge::internal {
+namespace {
+
+using testing::RunCli;
+using testing::TempDir;
+
+constexpr char kEot[] = "<|endoftext|>";
+
+// Documents of random text (several scripts, white-space edge cases), some empty.
+std::vector<std::string> Documents(size_t n) {
+  std::vector<std::string> docs;
+  for (size_t i = 0; i < n; ++i) {
+    testing::TextGenOptions gen;
+    gen.fragments = i % 7 == 3 ? 0 : 1 + i % 40;
+    docs.push_back(testing::RandomText(1000 + i, gen));
+  }
+  docs.push_back(std::string(300000, 'a') + " long");  // one record longer than a read block
+  return docs;
+}
+
+std::string Joined(const std::vector<std::string>& docs, const std::string& separator) {
+  std::string out;
+  for (size_t i = 0; i < docs.size(); ++i) out += (i > 0 ? separator : "") + docs[i];
+  return out;
+}
+
+// One record per line; other fields around the text, as in real dumps.
+std::string Jsonl(const std::vector<std::string>& docs, const std::string& field = "text") {
+  std::string out;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    nlohmann::ordered_json j;
+    j["id"] = i;
+    j[field] = docs[i];
+    j["meta"] = {{"source", "test"}};
+    out += j.dump() + (i % 5 == 0 ? "\r\n" : "\n");
+    if (i % 9 == 0) out += "\n";  // blank lines are skipped
+  }
+  return out;
+}
+
+absl::StatusOr<TrainResult> TrainOn(const std::vector<std::string>& inputs, size_t chunk,
+                                    int threads, JsonlOptions jsonl = {},
+                                    std::vector<std::string> specials = {kEot}) {
+  TrainOptions options;
+  options.inputs = inputs;
+  options.trainer.vocab_size = 800;
+  options.trainer.special_tokens = std::move(specials);
+  options.chunk_bytes = chunk;
+  options.threads = threads;
+  options.jsonl = std::move(jsonl);
+  return Train(options);
+}
+
+TEST(JsonlTest, TrainsAsThePlainTextOfItsDocuments) {
+  TempDir dir;
+  const std::vector<std::string> docs = Documents(400);
+  testing::WriteFile(dir.File("plain.txt"), Joined(docs, kEot));
+  const std::string jsonl = Jsonl(docs);
+  testing::WriteFile(dir.File("docs.jsonl"), jsonl);
+  testing::WriteFile(dir.File("docs.jsonl.zst"), testing::Zstd(jsonl));
+  testing::WriteFile(dir.File("docs.json.gz"), testing::Gzip(jsonl));
+  testing::WriteFile(dir.File("docs.data"), jsonl);  // JSON Lines only when told
+  absl::StatusOr<TrainResult> want = TrainOn({dir.File("plain.txt")}, 4 << 20, 2);
+  ASSERT_TRUE(want.ok()) << want.status();
+  ASSERT_GT(want->trained.merges.size(), 400u);
+  for (const char* name : {"docs.jsonl", "docs.jsonl.zst", "docs.json.gz"}) {
+    for (size_t chunk : {size_t{1}, size_t{777}, size_t{4} << 20}) {
+      for (int threads : {1, 2}) {
+        absl::StatusOr<TrainResult> got = TrainOn({dir.File(name)}, chunk, threads);
+        ASSERT_TRUE(got.ok()) << name << ": " << got.status();
+        EXPECT_EQ(got->trained.merges, want->trained.merges) << name << " chunk " << chunk;
+        EXPECT_EQ(got->trained.vocab, want->trained.vocab) << name;
+      }
+    }
+  }
+  absl::StatusOr<TrainResult> told = TrainOn({dir.File("docs.data")}, 1000, 2, {"text", false});
+  ASSERT_TRUE(told.ok()) << told.status();
+  EXPECT_EQ(told->trained.merges, want->trained.merges);
+  // Read as text, the same file is not the documents.
+  absl::StatusOr<TrainResult> as_text = TrainOn({dir.File("docs.data")}, 1000, 2);
+  ASSERT_TRUE(as_text.ok()) << as_text.status();
+  EXPECT_NE(as_text->trained.merges, want->trained.merges);
+}
+
+// Without any special token, documents still never merge across records: the result is that
+// of one file per document.
+TEST(JsonlTest, RecordsAreSeparateDocumentsWithoutSpecialTokens) {
+  TempDir dir;
+  std::vector<std::string> docs = {"hello wor", "ld again", "abc", "", "abcabc d", "ef gh ij"};
+  for (int i = 0; i < 50; ++i) docs.push_back("low lower newest widest " + std::to_string(i));
+  std::vector<std::string> files;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    files.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
+    testing::WriteFile(files.back(), docs[i]);
+  }
+  testing::WriteFile(dir.File("docs.jsonl"), Jsonl(docs));
+  absl::StatusOr<TrainResult> want = TrainOn(files, 4 << 20, 2, {}, {});
+  absl::StatusOr<TrainResult> got = TrainOn({dir.File("docs.jsonl")}, 5, 2, {}, {});
+  ASSERT_TRUE(want.ok() && got.ok());
+  EXPECT_EQ(got->trained.merges, want->trained.merges);
+  absl::StatusOr<TrainResult> glued = TrainOn({dir.File("doc0.txt")}, 4 << 20, 2, {}, {});
+  testing::WriteFile(dir.File("glued.txt"), Joined(docs, ""));
+  glued = TrainOn({dir.File("glued.txt")}, 4 << 20, 2, {}, {});
+  ASSERT_TRUE(glued.ok());
+  EXPECT_NE(glued->trained.merges, want->trained.merges);  // "wor"+"ld" would be "world"
+  EXPECT_EQ(got->stats.input.documents, docs.size());
+  EXPECT_EQ(got->stats.bytes, Joined(docs, "").size());
+}
+
+struct BadRecord {
+  std::string line;
+  std::string message;
+};
+
+TEST(JsonlTest, BadRecordsNameTheFileAndLineOrAreSkipped) {
+  const std::vector<BadRecord> cases = {
+      {R"({"text": "a)", "not valid JSON"},
+      {R"({"text": 5})", "field \"text\" is not a string"},
+      {R"({"body": "x"})", "field \"text\" is missing"},
+      {R"(["text"])", "not an object"},
+      {R"({"text": "lone \ud800 surrogate"})", "lone surrogate"},
+      {"{\"text\": \"bad \xff byte\"}", "invalid UTF-8"},
+      {R"({"text": "ok"} trailing)", "not valid JSON"},
+  };
+  for (const BadRecord& c : cases) {
+    TempDir dir;
+    const std::string jsonl =
+        "{\"text\": \"first\"}\n\n{\"text\": \"second\"}\n" + c.line + "\n{\"text\": \"after\"}\n";
+    testing::WriteFile(dir.File("bad.jsonl"), jsonl);
+    testing::WriteFile(dir.File("bad.jsonl.xz"), testing::Xz(jsonl));
+    for (const char* name : {"bad.jsonl", "bad.jsonl.xz"}) {
+      absl::StatusOr<TrainResult> r = TrainOn({dir.File(name)}, 3, 2);
+      ASSERT_FALSE(r.ok()) << c.line;
+      EXPECT_EQ(r.status().message().find(dir.File(name) + ":4: "), 0u) << r.status();
+      EXPECT_NE(r.status().message().find(c.message), std::string::npos) << r.status();
+      r = TrainOn({dir.File(name)}, 3, 2, {"", true});
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_EQ(r->stats.input.skipped_records, 1u);
+      EXPECT_EQ(r->stats.input.documents, 3u);
+    }
+    // The command line says the same, and writes nothing.
+    testing::ExpectCleanFailure(
+        RunCli("train " + dir.File("bad.jsonl") + " --vocab-size 300 --out " + dir.File("o")),
+        dir.File("bad.jsonl") + ":4: ");
+    EXPECT_FALSE(testing::Exists(dir.File("o")));
+  }
+}
+
+// Encoding writes one id stream: the documents' ids with the separator between records, the
+// ids of the plain text joined by it.
+TEST(JsonlTest, EncodesAsThePlainTextWithTheSeparatorBetweenRecords) {
+  TempDir dir;
+  const std::vector<std::string> docs = Documents(150);
+  testing::WriteFile(dir.File("plain.txt"), Joined(docs, kEot));
+  testing::WriteFile(dir.File("docs.jsonl.zst"), testing::Zstd(Jsonl(docs, "content")));
+  testing::WriteFile(dir.File("one.txt"), docs[0]);
+  testing::WriteFile(dir.File("two.txt"), docs[1]);
+  ASSERT_EQ(RunCli("train " + dir.File("plain.txt") + " --vocab-size 600 --quiet " +
+                   "--special-token '<|endoftext|>' --out " + dir.File("tok"))
+                .exit_code,
+            0);
+  const std::string encode = "encode --quiet --tokenizer " + dir.File("tok") + " --output ";
+  ASSERT_EQ(RunCli(encode + dir.File("plain.ids ") + dir.File("plain.txt")).exit_code, 0);
+  for (const std::string chunk : {"1", "1000", "1048576"}) {
+    auto r =
+        RunCli(encode + dir.File("docs.ids ") + dir.File("docs.jsonl.zst") +
+               " --jsonl-field content --separator-token '<|endoftext|>' --chunk-bytes " + chunk);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::ReadFileOrDie(dir.File("docs.ids")),
+              testing::ReadFileOrDie(dir.File("plain.ids")));
+  }
+  // Between files too; and a separator that is no special token is refused.
+  testing::WriteFile(dir.File("pair.txt"), docs[0] + kEot + docs[1]);
+  ASSERT_EQ(RunCli(encode + dir.File("pair.ids ") + dir.File("pair.txt")).exit_code, 0);
+  ASSERT_EQ(RunCli(encode + dir.File("two.ids ") + dir.File("one.txt ") + dir.File("two.txt") +
+                   " --separator-token '<|endoftext|>'")
+                .exit_code,
+            0);
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("two.ids")),
+            testing::ReadFileOrDie(dir.File("pair.ids")));
+  testing::ExpectCleanFailure(
+      RunCli(encode + dir.File("x.ids ") + dir.File("one.txt") + " --separator-token '<pad>'"),
+      "not a special token");
+  EXPECT_FALSE(testing::Exists(dir.File("x.ids")));
+}
+
+TEST(JsonlTest, NamesSayJsonLines) {
+  EXPECT_TRUE(HasJsonlName("a/b.jsonl"));
+  EXPECT_TRUE(HasJsonlName("b.jsonl.zst"));
+  EXPECT_TRUE(HasJsonlName("b.json.gz"));
+  EXPECT_TRUE(HasJsonlName("b.ndjson.xz"));
+  EXPECT_FALSE(HasJsonlName("b.txt"));
+  EXPECT_FALSE(HasJsonlName("b.txt.gz"));
+  EXPECT_FALSE(HasJsonlName("jsonl"));
+  EXPECT_FALSE(HasJsonlName("-"));
+}
+
+TEST(InputPathsTest, FoldersAndGlobsExpandSorted) {
+  TempDir dir;
+  for (const char* f : {"c/2.jsonl.zst", "c/1.jsonl.zst", "c/sub/0.jsonl.zst", "c/notes.md",
+                        "c/.hidden.jsonl.zst", "c/.git/x.jsonl.zst", "b.txt", "a.txt"}) {
+    const std::string path = dir.File(f);
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    testing::WriteFile(path, "x");
+  }
+  std::filesystem::create_directories(dir.File("empty"));
+  auto files = ExpandInputs({dir.File("c")}, {"*.jsonl.zst"});
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_EQ(*files, (std::vector<std::string>{dir.File("c/1.jsonl.zst"), dir.File("c/2.jsonl.zst"),
+                                              dir.File("c/sub/0.jsonl.zst")}));
+  files = ExpandInputs({dir.File("c")}, {});
+  ASSERT_TRUE(files.ok());
+  EXPECT_EQ(files->size(), 4u);  // with notes.md, without the hidden ones
+  files = ExpandInputs({dir.File("*.txt"), "-", dir.File("c/notes.md")}, {"*.zst"});
+  ASSERT_TRUE(files.ok());
+  EXPECT_EQ(*files, (std::vector<std::string>{dir.File("a.txt"), dir.File("b.txt"), "-",
+                                              dir.File("c/notes.md")}));
+  files = ExpandInputs({dir.File("empty")}, {});
+  ASSERT_FALSE(files.ok());
+  EXPECT_NE(files.status().message().find("holds no input file"), std::string::npos);
+  files = ExpandInputs({dir.File("c")}, {"*.parquet"});
+  ASSERT_FALSE(files.ok());
+  EXPECT_NE(files.status().message().find("matching --include *.parquet"), std::string::npos);
+  files = ExpandInputs({dir.File("*.csv")}, {});
+  ASSERT_FALSE(files.ok());
+  EXPECT_NE(files.status().message().find("no file matches"), std::string::npos);
+  // A missing file passes through, for opening it to say so.
+  files = ExpandInputs({dir.File("missing.txt")}, {});
+  ASSERT_TRUE(files.ok());
+  EXPECT_EQ(*files, std::vector<std::string>{dir.File("missing.txt")});
+}
+
+// Training a folder equals training its files listed by hand, in sorted order.
+TEST(InputPathsTest, TrainingAFolderEqualsItsFiles) {
+  TempDir dir;
+  const std::vector<std::string> docs = Documents(60);
+  std::filesystem::create_directories(dir.File("corpus/part"));
+  testing::WriteFile(dir.File("corpus/a.txt"), Joined({docs.begin(), docs.begin() + 20}, kEot));
+  testing::WriteFile(dir.File("corpus/part/b.jsonl.gz"),
+                     testing::Gzip(Jsonl({docs.begin() + 20, docs.end()})));
+  testing::WriteFile(dir.File("corpus/README"), "not a shard");
+  const std::string flags = " --vocab-size 500 --special-token '<|endoftext|>' --quiet --out ";
+  auto r = RunCli("train " + dir.File("corpus") + " --include '*.txt' --include '*.jsonl.gz'" +
+                  flags + dir.File("a"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("train " + dir.File("corpus/a.txt") + " " + dir.File("corpus/part/b.jsonl.gz") +
+             flags + dir.File("b"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("a/merges.txt")),
+            testing::ReadFileOrDie(dir.File("b/merges.txt")));
+  // The summary counts the documents and the stored and decompressed bytes.
+  r = RunCli("count " + dir.File("corpus/part") + " --out " + dir.File("c.counts"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("in 1 file(s) ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" decompressed), 41 documents"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace bpeforge::internal
