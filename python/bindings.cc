@@ -241,8 +241,11 @@ std::string PatternString(const Tokenizer& t) {
 py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
                    const std::vector<std::string>& special_tokens, int threads,
                    const std::string& pattern, const std::string& layout, bool progress,
-                   uint64_t min_frequency, size_t max_token_length) {
+                   uint64_t min_frequency, size_t max_token_length,
+                   const std::string& jsonl_field, bool skip_bad_records) {
   TrainOptions options;
+  options.input.jsonl_field = jsonl_field;
+  options.input.skip_bad_records = skip_bad_records;
   options.min_frequency = min_frequency;
   options.max_token_length = max_token_length;
   options.vocab_size = vocab_size;
@@ -308,7 +311,14 @@ PYBIND11_MODULE(_bpeforge, m) {
 
   m.def("train", &TrainBpe, py::arg("inputs"), py::arg("vocab_size"), py::arg("special_tokens"),
         py::arg("threads"), py::arg("pattern"), py::arg("layout"), py::arg("progress"),
-        py::arg("min_frequency"), py::arg("max_token_length"));
+        py::arg("min_frequency"), py::arg("max_token_length"), py::arg("jsonl_field"),
+        py::arg("skip_bad_records"));
+  m.def(
+      "expand_inputs",
+      [](const std::vector<std::string>& inputs, const std::vector<std::string>& include) {
+        return Unwrap(ExpandInputs(inputs, include));
+      },
+      py::arg("inputs"), py::arg("include"));
   m.def("pattern_regex", [](const std::string& name) {
     const PatternArg p = PatternOf(name);
     return p.pattern == Pattern::kCustom ? p.custom : std::string(PatternRegex(p.pattern));
@@ -398,9 +408,13 @@ PYBIND11_MODULE(_bpeforge, m) {
            })
       .def("encode_file",
            [](const Tokenizer& t, const std::vector<std::string>& inputs, const std::string& output,
-              const std::string& dtype, int threads) {
+              const std::string& dtype, int threads, const std::string& separator_token,
+              const std::string& jsonl_field, bool skip_bad_records) {
              EncodeFilesOptions options;
              options.threads = threads;
+             options.separator_token = separator_token;
+             options.input.jsonl_field = jsonl_field;
+             options.input.skip_bad_records = skip_bad_records;
              options.id_type = Unwrap(ParseIdType(dtype));
              auto stats = RunInterruptibly<absl::StatusOr<EncodeFilesStats>>(
                  [&](const std::atomic<bool>* cancel) {

@@ -44,7 +44,11 @@ def _path(path: StrPath, what: str = "file") -> str:
     return path
 
 
-def _input_paths(input_path: StrPath | Iterable[StrPath]) -> list[str]:
+def _input_paths(
+    input_path: StrPath | Iterable[StrPath], include: Iterable[str] | None = None
+) -> list[str]:
+    """Files, folders (their files, recursively, sorted; ``include`` filters them by name)
+    and globs, made into the list of files."""
     if isinstance(input_path, (str, bytes, os.PathLike)):
         items = [input_path]
     else:
@@ -54,12 +58,24 @@ def _input_paths(input_path: StrPath | Iterable[StrPath]) -> list[str]:
     paths = []
     for item in items:
         path = _path(item, "input_path")
-        if not os.path.exists(path):
+        if not os.path.exists(path) and not any(c in path for c in "*?["):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
-        if os.path.isdir(path):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         paths.append(path)
-    return paths
+    if include is None:
+        include = []
+    elif isinstance(include, (str, bytes)):
+        include = [include]
+    return _bpeforge.expand_inputs(paths, [str(p) for p in include])
+
+
+def _jsonl_field(value: str | None) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(f"jsonl_field must be a str or None, not {type(value).__name__}")
+    if not value:
+        raise ValueError("jsonl_field must not be empty")
+    return value
 
 
 def _special_tokens(special_tokens: Iterable[str] | None) -> list[str]:
@@ -115,6 +131,9 @@ def train_bpe(
     progress: bool = False,
     min_frequency: int = 0,
     max_token_length: int | None = None,
+    include: Iterable[str] | None = None,
+    jsonl_field: str | None = None,
+    skip_bad_records: bool = False,
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """Train a byte-level BPE tokenizer on UTF-8 text files (CS336 ``run_train_bpe``).
 
@@ -124,6 +143,13 @@ def train_bpe(
     pair is merged (ties: the lexicographically greater pair of byte strings) until
     256 + len(special_tokens) + merges reaches ``vocab_size`` or no pair is left. Several
     input files are separate documents. The result does not depend on ``threads``.
+
+    Inputs may be files, folders (their files, recursively, in sorted order; ``include=
+    ["*.jsonl.zst"]`` keeps only matching names) and globs. gzip, xz and zstd files are
+    decompressed as they are read. JSON Lines files (named ``*.jsonl``, ``*.ndjson``,
+    ``*.json``, also compressed; or every input, with ``jsonl_field=``) give one document per
+    record: its ``"text"`` field (or ``jsonl_field``). A bad record raises ValueError naming
+    the file and line, unless ``skip_bad_records=True`` passes over it.
 
     Returns ``(vocab, merges)``: ``vocab`` maps id -> token bytes, ``merges`` lists the merged
     byte pairs in creation order. With ``layout="hf"`` (the default, CS336's reference layout)
@@ -139,7 +165,7 @@ def train_bpe(
     fraction of a second. Raises FileNotFoundError for a missing input, ValueError for
     invalid UTF-8 (naming the file and byte offset) or a vocab_size below 256 + specials.
     """
-    paths = _input_paths(input_path)
+    paths = _input_paths(input_path, include)
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
     if vocab_size < 1:
@@ -162,6 +188,8 @@ def train_bpe(
         bool(progress),
         min_frequency,
         max_token_length or 0,
+        _jsonl_field(jsonl_field),
+        bool(skip_bad_records),
     )
 
 
@@ -253,14 +281,25 @@ class Tokenizer:
         dtype: str = "uint16",
         *,
         threads: int | None = None,
+        separator_token: str | None = None,
+        include: Iterable[str] | None = None,
+        jsonl_field: str | None = None,
+        skip_bad_records: bool = False,
     ) -> int:
         """Encodes UTF-8 files (in parallel, in order; each file on its own) into one flat
         little-endian array of ``dtype`` (``"uint16"`` or ``"uint32"``) at ``output_path``,
         the same bytes as ``bpeforge encode``, written whole or not at all. Returns the number
-        of ids; ``numpy.memmap(output_path, dtype=dtype)`` reads them."""
+        of ids; ``numpy.memmap(output_path, dtype=dtype)`` reads them.
+
+        Inputs are read as by :func:`train_bpe` (folders, globs, compressed files, JSON Lines,
+        each record encoded on its own). ``separator_token``, a special token of this
+        tokenizer, puts its id between two documents (files and records)."""
+        if separator_token is not None and not isinstance(separator_token, str):
+            raise TypeError("separator_token must be a str or None")
         return self._impl.encode_file(
-            _input_paths(input_path), _path(output_path, "output_path"),
+            _input_paths(input_path, include), _path(output_path, "output_path"),
             _choice(dtype, "dtype", ("uint16", "uint32")), _threads(threads),
+            separator_token or "", _jsonl_field(jsonl_field), bool(skip_bad_records),
         )
 
     def encode_to_numpy(self, text: str, dtype: str | None = None) -> numpy.ndarray:

@@ -55,11 +55,23 @@ def test_load_directory_without_tokenizer_files(tmp_path):
     _assert_missing(e, tmp_path / "vocab.json")
 
 
-def test_directory_as_input(cs336, gpt2_tokenizer, tmp_path):
-    with pytest.raises(IsADirectoryError):
-        bpeforge.train_bpe(cs336, 500)
-    with pytest.raises(IsADirectoryError):
-        gpt2_tokenizer.encode_file(tmp_path, tmp_path / "ids.bin")
+def test_folder_without_files_and_glob_without_match(gpt2_tokenizer, tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="holds no input file"):
+        bpeforge.train_bpe(tmp_path / "empty", 500)
+    with pytest.raises(ValueError, match="holds no input file"):
+        gpt2_tokenizer.encode_file(tmp_path / "empty", tmp_path / "ids.bin")
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        bpeforge.train_bpe(str(tmp_path / "*.txt"), 500)
+    assert not (tmp_path / "ids.bin").exists()
+
+
+def test_bad_json_lines_record(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text('{"text": "fine"}\n{"text": 5}\n')
+    with pytest.raises(ValueError, match=r"docs\.jsonl:2: field \"text\" is not a string"):
+        bpeforge.train_bpe(corpus, 300)
+    bpeforge.train_bpe(corpus, 300, skip_bad_records=True)
 
 
 def test_vocab_size_checks(cs336):

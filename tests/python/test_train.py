@@ -171,3 +171,35 @@ def test_custom_pattern(cs336, tmp_path):
         bpeforge.train_bpe(cs336 / "corpus.en", 300, pattern="(unclosed")
     with pytest.raises(ValueError, match="or a regex"):
         bpeforge.train_bpe(cs336 / "corpus.en", 300, pattern="gtp2")
+
+
+def test_json_lines_folders_and_separator(tmp_path):
+    """A folder of compressed JSON Lines trains as the plain text of its documents joined by
+    the special token, and encodes to its ids with the separator between records."""
+    import gzip
+
+    docs = [f"document {i} says hello world, again and again {i * 7}" for i in range(200)]
+    docs[5] = ""
+    shards = tmp_path / "shards"
+    (shards / "b").mkdir(parents=True)
+    with gzip.open(shards / "a.jsonl.gz", "wt") as f:
+        for d in docs[:120]:
+            f.write(json.dumps({"text": d, "url": "x"}) + "\n")
+    with open(shards / "b" / "c.jsonl", "w") as f:
+        for d in docs[120:]:
+            f.write(json.dumps({"text": d}) + "\n")
+    (shards / "notes.txt").write_text("not a shard")
+    plain = tmp_path / "plain.txt"
+    plain.write_text("<|endoftext|>".join(docs))
+    eot = ["<|endoftext|>"]
+    want = bpeforge.train_bpe(plain, 400, eot)
+    got = bpeforge.train_bpe(shards, 400, eot, include=["*.jsonl*"])
+    assert got == want
+    assert bpeforge.train_bpe(shards, 400, eot) != want  # notes.txt is a document too
+    tok = bpeforge.Tokenizer(*want, eot)
+    tok.encode_file(plain, tmp_path / "plain.ids", "uint16")
+    tok.encode_file(shards, tmp_path / "docs.ids", "uint16", include=["*.jsonl*"],
+                    separator_token="<|endoftext|>")
+    assert (tmp_path / "docs.ids").read_bytes() == (tmp_path / "plain.ids").read_bytes()
+    with pytest.raises(ValueError, match="not a special token"):
+        tok.encode_file(plain, tmp_path / "x.ids", separator_token="<pad>")
