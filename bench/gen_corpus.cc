@@ -1,10 +1,13 @@
 // bpeforge-gen: writes a synthetic benchmark corpus (see bench/corpus_generator.h).
 //
-//   bpeforge-gen --flavor stories|web --size 100M [--seed N] [--threads N] --out FILE|-
+//   bpeforge-gen --flavor stories|web --size 100M [--seed N] [--threads N] [--format jsonl]
+//                --out FILE|-
 //
-// The output is exactly --size bytes. A file is written under a temporary name in the target
-// directory and renamed at the end, so an interrupted run never leaves a short corpus behind
-// that a later run could mistake for a finished one.
+// The output is exactly --size bytes of text. With --format jsonl the same text is written as
+// JSON Lines instead: the documents between "<|endoftext|>" tokens, one {"text": ...} record
+// each, so that training on it with that special token gives the merges of the text. A file is
+// written under a temporary name in the target directory and renamed at the end, so an interrupted
+// run never leaves a short corpus behind that a later run could mistake for a finished one.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +16,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
@@ -35,6 +40,38 @@ absl::Status WriteAllToStdout(absl::string_view data) {
   return absl::OkStatus();
 }
 
+// Turns the text into JSON Lines as it streams by: a record per document, written once the
+// special token after it (or the end) has been seen.
+class JsonlWriter {
+ public:
+  explicit JsonlWriter(std::function<absl::Status(absl::string_view)> sink)
+      : sink_(std::move(sink)) {}
+  absl::Status Write(absl::string_view text) {
+    pending_.append(text.data(), text.size());
+    size_t start = 0;
+    for (size_t at;
+         (at = pending_.find(kSeparator.data(), start, kSeparator.size())) != std::string::npos;) {
+      if (absl::Status s = Record(absl::string_view(pending_).substr(start, at - start)); !s.ok()) {
+        return s;
+      }
+      start = at + kSeparator.size();
+    }
+    pending_.erase(0, start);
+    return absl::OkStatus();
+  }
+  absl::Status Finish() { return Record(pending_); }
+
+ private:
+  static constexpr absl::string_view kSeparator = "<|endoftext|>";
+  absl::Status Record(absl::string_view document) {
+    nlohmann::ordered_json record;
+    record["text"] = std::string(document);
+    return sink_(record.dump() + "\n");
+  }
+  std::function<absl::Status(absl::string_view)> sink_;
+  std::string pending_;
+};
+
 int Fail(const absl::Status& status) {
   std::fprintf(stderr, "bpeforge-gen: error: %s\n", std::string(status.message()).c_str());
   return 1;
@@ -50,6 +87,7 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   int threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
   bool quiet = false;
+  std::string format = "text";
   app.add_option("--flavor", flavor_name, "stories (TinyStories-like) or web (OpenWebText-like)")
       ->required()
       ->check(CLI::IsMember({"stories", "web"}));
@@ -63,11 +101,16 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--out", out_path, "Output file, or - for stdout")->required();
+  app.add_option("--format", format,
+                 "text, or jsonl: the documents as JSON Lines records {\"text\": ...}")
+      ->check(CLI::IsMember({"text", "jsonl"}))
+      ->capture_default_str();
   app.add_flag("--quiet", quiet, "No summary line on stderr");
   CLI11_PARSE(app, argc, argv);
 
   bpeforge::internal::bench::CorpusOptions options;
-  absl::StatusOr<bpeforge::internal::bench::Flavor> flavor = bpeforge::internal::bench::ParseFlavor(flavor_name);
+  absl::StatusOr<bpeforge::internal::bench::Flavor> flavor =
+      bpeforge::internal::bench::ParseFlavor(flavor_name);
   if (!flavor.ok()) return Fail(flavor.status());
   absl::StatusOr<uint64_t> size = bpeforge::internal::bench::ParseSize(size_text);
   if (!size.ok()) return Fail(size.status());
@@ -77,18 +120,20 @@ int main(int argc, char** argv) {
   options.threads = threads;
 
   const auto start = std::chrono::steady_clock::now();
-  if (out_path == "-") {
-    if (absl::Status s = bpeforge::internal::bench::GenerateCorpus(options, WriteAllToStdout); !s.ok()) {
+  bpeforge::internal::AtomicFile file;
+  std::function<absl::Status(absl::string_view)> sink = WriteAllToStdout;
+  if (out_path != "-") {
+    if (absl::Status s = bpeforge::internal::AtomicFile::Open(out_path, &file); !s.ok())
       return Fail(s);
-    }
-  } else {
-    bpeforge::internal::AtomicFile file;
-    if (absl::Status s = bpeforge::internal::AtomicFile::Open(out_path, &file); !s.ok()) return Fail(s);
-    absl::Status s = bpeforge::internal::bench::GenerateCorpus(
-        options, [&](absl::string_view piece) { return file.Write(piece); });
-    if (s.ok()) s = file.Commit();
-    if (!s.ok()) return Fail(s);
+    sink = [&](absl::string_view piece) { return file.Write(piece); };
   }
+  JsonlWriter jsonl(sink);
+  absl::Status s = bpeforge::internal::bench::GenerateCorpus(options, [&](absl::string_view piece) {
+    return format == "jsonl" ? jsonl.Write(piece) : sink(piece);
+  });
+  if (s.ok() && format == "jsonl") s = jsonl.Finish();
+  if (s.ok() && out_path != "-") s = file.Commit();
+  if (!s.ok()) return Fail(s);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!quiet) {
