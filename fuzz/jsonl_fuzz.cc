@@ -21,17 +21,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t skipped = 0, unused = 0;
   parser.ForEachDocument(lines, 7, /*skip_bad=*/true, &skipped,
                          [&](absl::string_view doc, uint64_t line) {
-                           if (FindInvalidUtf8(doc).has_value()) fuzz::Fail("a document is not UTF-8");
+                           if (FindInvalidUtf8(doc).has_value())
+                             fuzz::Fail("a document is not UTF-8");
                            if (line < 7 || line >= 7 + count) fuzz::Fail("a line out of range");
                            skipping.emplace_back(doc);
                            return true;
                          });
-  std::optional<JsonlParser::BadRecord> bad =
-      parser.ForEachDocument(lines, 7, /*skip_bad=*/false, &unused,
-                             [&](absl::string_view doc, uint64_t) {
-                               failing.emplace_back(doc);
-                               return true;
-                             });
+  std::optional<JsonlParser::BadRecord> bad = parser.ForEachDocument(
+      lines, 7, /*skip_bad=*/false, &unused, [&](absl::string_view doc, uint64_t) {
+        failing.emplace_back(doc);
+        return true;
+      });
   if (bad.has_value()) {
     if (bad->line < 7 || bad->line >= 7 + count) fuzz::Fail(absl::StrCat("bad line ", bad->line));
     if (skipped == 0) fuzz::Fail("a bad record only when failing: " + bad->why);

@@ -245,6 +245,27 @@ absl::StatusOr<std::unique_ptr<RawInput>> OpenRaw(const std::string& path) {
   return std::make_unique<RawInput>(fd, path, true);
 }
 
+// Formats people store corpora in that are not read here; their first bytes cannot start text
+// anyone trains on (bzip2's block magic "1AY&SY" follows "BZh" and a digit).
+absl::Status CheckSupportedFormat(absl::string_view head, const std::string& path) {
+  const char* name = nullptr;
+  if (head.size() >= 10 && head.substr(0, 3) == "BZh" && head[3] >= '1' && head[3] <= '9' &&
+      head.substr(4, 6) == "1AY&SY") {
+    name = "bzip2";
+  } else if (head.substr(0, 4) == "\x04\x22\x4d\x18") {
+    name = "lz4";
+  } else if (head.substr(0, 4) == "PK\x03\x04") {
+    name = "zip";
+  } else if (head.substr(0, 6) == "7z\xbc\xaf\x27\x1c") {
+    name = "7z";
+  }
+  if (name == nullptr) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      path == "-" ? "standard input" : path, ": ", name,
+      " data, which bpeforge does not read (gzip, xz and zstd it does); decompress it first, or "
+      "pipe it in: ... | bpeforge train - ..."));
+}
+
 }  // namespace
 
 Compression DetectCompression(absl::string_view head) {
@@ -279,16 +300,18 @@ absl::StatusOr<bool> IsStreamedInput(const std::string& path) {
   if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
   if (!raw.ok()) return raw.status();
-  absl::StatusOr<std::string> head = (*raw)->Peek(8);
+  absl::StatusOr<std::string> head = (*raw)->Peek(10);
   if (!head.ok()) return head.status();
+  if (absl::Status s = CheckSupportedFormat(*head, path); !s.ok()) return s;
   return DetectCompression(*head) != Compression::kNone;
 }
 
 absl::StatusOr<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path) {
   absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
   if (!raw.ok()) return raw.status();
-  absl::StatusOr<std::string> head = (*raw)->Peek(8);
+  absl::StatusOr<std::string> head = (*raw)->Peek(10);
   if (!head.ok()) return head.status();
+  if (absl::Status s = CheckSupportedFormat(*head, path); !s.ok()) return s;
   switch (DetectCompression(*head)) {
     case Compression::kGzip:
       return std::make_unique<GzipSource>(*std::move(raw));

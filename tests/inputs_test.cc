@@ -141,5 +141,24 @@ TEST(InputsTest, StandardInput) {
   EXPECT_EQ(ids, testing::ReadFileOrDie(dir.File("stdin.ids")));
 }
 
+// Formats that are not read are named, not taken for text (or for invalid UTF-8).
+TEST(InputsTest, UnsupportedCompressionIsNamed) {
+  TempDir dir;
+  testing::WriteFile(dir.File("a.txt.bz2"), std::string("BZh91AY&SY\x12\x34 rest", 16));
+  testing::WriteFile(dir.File("a.zip"), std::string("PK\x03\x04\x14\0\0\0\0\0", 10));
+  testing::WriteFile(dir.File("BZh9.txt"), "BZh9 is how this text starts");
+  for (const char* name : {"a.txt.bz2", "a.zip"}) {
+    const std::string kind = absl::string_view(name).back() == '2' ? "bzip2" : "zip";
+    testing::ExpectCleanFailure(
+        RunCli("train " + dir.File(name) + " --vocab-size 300 --out " + dir.File("o")),
+        dir.File(name) + ": " + kind + " data, which bpeforge does not read");
+    testing::ExpectCleanFailure(RunCli("count - --out " + dir.File("c"), dir.File(name)),
+                                "standard input: " + kind + " data");
+  }
+  auto r =
+      RunCli("train " + dir.File("BZh9.txt") + " --vocab-size 300 --quiet --out " + dir.File("o"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace bpeforge::internal
