@@ -20,6 +20,8 @@ inline internal::TrainOptions ToInternal(const TrainOptions& options) {
   out.chunk_bytes = options.chunk_bytes;
   out.jsonl.field = options.input.jsonl_field;
   out.jsonl.skip_bad_records = options.input.skip_bad_records;
+  out.share = options.share;
+  out.shares = options.shares;
   out.progress = options.progress;
   out.cancel = options.cancel;
   return out;

@@ -141,14 +141,35 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     if (!file.ok()) return file.status();
     files[f] = *std::move(file);
   }
+  // With shares, a mapped chunk belongs to the share its first byte falls in, counting the
+  // bytes of all mapped files in order; a streamed file, which cannot be split, to share
+  // (its index among the streamed ones) mod shares.
+  const size_t shares = std::max<size_t>(options.shares, 1);
+  uint64_t mapped_total = 0, mapped_before = 0;
+  for (const MappedFile& file : files) mapped_total += file.data().size();
   for (size_t f = 0; f < files.size(); ++f) {
     if (files[f].path().empty()) continue;  // streamed
     std::vector<size_t> bounds = FindChunkBounds(files[f].data(), specials, options.chunk_bytes,
                                                  CutsAfterLetters(options.pattern));
     for (size_t i = 0; i + 1 < bounds.size(); ++i) {
-      if (bounds[i + 1] > bounds[i]) chunks.push_back({f, bounds[i], bounds[i + 1]});
+      if (bounds[i + 1] <= bounds[i]) continue;
+      // The same arithmetic in every process, so every chunk has exactly one share.
+      const double at = static_cast<double>(mapped_before + bounds[i]) / mapped_total;
+      if (shares > 1 && std::min(static_cast<size_t>(at * shares), shares - 1) != options.share) {
+        continue;
+      }
+      chunks.push_back({f, bounds[i], bounds[i + 1]});
+      if (shares > 1) total += bounds[i + 1] - bounds[i];
     }
-    total += files[f].data().size();
+    mapped_before += files[f].data().size();
+    if (shares == 1) total += files[f].data().size();
+  }
+  if (shares > 1) {
+    std::vector<size_t> mine;
+    for (size_t k = 0; k < streamed.size(); ++k) {
+      if (k % shares == options.share) mine.push_back(streamed[k]);
+    }
+    streamed.swap(mine);
   }
   if (!total_known) total = 0;
 
@@ -202,7 +223,15 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     file.Release(chunk.begin, chunk.end - chunk.begin);
     report_progress(done += text.size());
   });
-  for (const MappedFile& file : files) documents += file.path().empty() ? 0 : 1;
+  // A mapped file is a document of the share that holds its first byte (an empty one: share 0).
+  uint64_t mapped_bytes = 0;
+  for (const Chunk& chunk : chunks) {
+    mapped_bytes += chunk.end - chunk.begin;
+    if (chunk.begin == 0) ++documents;
+  }
+  for (const MappedFile& file : files) {
+    if (!file.path().empty() && file.data().empty() && options.share == 0) ++documents;
+  }
 
   // Streamed pieces rank after the mapped chunks, then by file and offset.
   uint64_t order = chunks.size();
@@ -257,11 +286,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     return absl::InvalidArgumentError(absl::StrCat(paths[error.file()], error.what()));
   }
   stored_bytes = done.load();
-  uint64_t text_bytes = streamed_bytes + document_bytes;
-  for (const MappedFile& file : files) {
-    text_bytes += file.data().size();
-    decompressed_bytes += file.data().size();
-  }
+  const uint64_t text_bytes = streamed_bytes + document_bytes + mapped_bytes;
+  decompressed_bytes += mapped_bytes;
 
   // Combine without a global lock: each thread's map is split by hash into per-shard
   // lists, then every shard sums its lists. Shards are disjoint, so they fill in parallel.

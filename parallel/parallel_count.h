@@ -22,6 +22,9 @@ struct CountOptions {
   size_t chunk_bytes = 4 << 20;  // results do not depend on it
   size_t shards = 64;            // results do not depend on it
   JsonlOptions jsonl;            // which inputs are JSON Lines, and their field
+  // Count only share `share` of `shares` (one process of several): the shares of 0 ..
+  // shares - 1 partition the input exactly, so their counts add up to the whole's.
+  size_t share = 0, shares = 1;
   // Called from worker threads, at most a few times a second, with bytes done so far (as
   // stored: compressed bytes of compressed files) and documents seen.
   std::function<void(uint64_t done, uint64_t total, uint64_t documents)> progress;

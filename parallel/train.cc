@@ -69,6 +69,12 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
   count_options.chunk_bytes = options.chunk_bytes;
   count_options.cancel = options.cancel;
   count_options.jsonl = options.jsonl;
+  if (options.shares == 0 || options.share >= options.shares) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("share ", options.share, " of ", options.shares, " does not exist"));
+  }
+  count_options.share = options.share;
+  count_options.shares = options.shares;
   if (options.progress) {
     count_options.progress = [&](uint64_t done, uint64_t total, uint64_t documents) {
       // Standard input has no size to show a share of. Compressed bytes are counted as read.
@@ -84,6 +90,9 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
 
 absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  if (options.shares != 1) {
+    return absl::InvalidArgumentError("training takes the whole input (shares = 1)");
+  }
   absl::StatusOr<ShardedCounts> counts = CountInputs(options);
   if (!counts.ok()) return counts.status();
   const double pretokenize_seconds = SecondsSince(start);

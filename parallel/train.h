@@ -23,6 +23,7 @@ struct TrainOptions {
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // results do not depend on it
   JsonlOptions jsonl;            // which inputs are JSON Lines
+  size_t share = 0, shares = 1;  // CountInputs: this process's part (CountOptions)
   // Merges that rewrite at least this many words share the work among the threads (results
   // do not depend on it; tests lower it so that small inputs take that path too).
   size_t min_split_words = Parallelism{}.min_split_words;

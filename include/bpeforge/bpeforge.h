@@ -113,7 +113,11 @@ struct TrainOptions {
   // `max_token_length` bytes is passed over (0: no limit). Both are recorded in bpeforge.json.
   uint64_t min_frequency = 0;
   size_t max_token_length = 0;
-  InputOptions input;            // JSON Lines
+  InputOptions input;  // JSON Lines
+  // One process's part of a multi-process count (the MPI driver, distributed/mpi_job.h):
+  // CountPreTokens counts only share `share` of `shares` of the inputs, and the counts of
+  // shares 0 .. shares - 1 add up to exactly those of the whole. Train takes shares = 1 only.
+  size_t share = 0, shares = 1;
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // the parallel work unit; results do not depend on it
   // Human-readable progress lines ("pre-tokenizing: 41% of 2000.0 MB"), from any thread.
