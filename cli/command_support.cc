@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
+#include "cli/ranks.h"
 
 namespace bpeforge::cli {
 namespace {
@@ -87,6 +88,7 @@ const std::atomic<bool>* InstallStopSignals() {
 int StopSignal() { return stop_signal.load(); }
 
 int Fail(absl::string_view command, const absl::Status& status) {
+  if (!ranks::Leader()) return 1;  // under mpirun the leader reports for every rank
   if (const int signal = StopSignal(); signal != 0 && absl::IsCancelled(status)) {
     std::fprintf(stderr, "bpeforge %.*s: stopped by %s; nothing was written\n",
                  static_cast<int>(command.size()), command.data(),

@@ -11,6 +11,7 @@
 #include "cli/command_support.h"
 #include "cli/input_flags.h"
 #include "cli/progress.h"
+#include "cli/ranks.h"
 
 namespace bpeforge::cli {
 namespace {
@@ -27,6 +28,10 @@ struct CountArgs {
 };
 
 int Fail(const absl::Status& status) { return cli::Fail("count", status); }
+
+int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
+           const absl::StatusOr<CountedText>& counted, const std::vector<uint64_t>& rank_peaks,
+           std::chrono::steady_clock::time_point start);
 
 int RunCount(const CountArgs& args) {
   const auto start = std::chrono::steady_clock::now();
@@ -46,35 +51,64 @@ int RunCount(const CountArgs& args) {
   if (!chunk.ok()) return Fail(chunk.status());
   options.threads = static_cast<int>(*threads);
   options.chunk_bytes = *chunk;
-  if (absl::Status s = CheckWritableFile(args.out, "--out"); !s.ok()) return Fail(s);
   if (args.merge && (!args.special_tokens.empty() || args.pattern != "gpt2")) {
     return Fail(absl::InvalidArgumentError(
         "--merge takes the pattern and special tokens from the count files"));
   }
+  // The leader alone writes; under mpirun all ranks stop if its destination is not writable.
+  absl::Status checked;
+  if (ranks::Leader()) {
+    checked = CheckWritableFile(args.out, "--out");
+    if (checked.ok() && args.merge && ranks::Size() > 1) {
+      checked =
+          absl::InvalidArgumentError("count --merge runs as one process: start it without mpirun");
+    }
+  }
+  if (absl::Status s = ranks::Agree(checked); !s.ok()) return Fail(s);
 
   options.cancel = InstallStopSignals();
-  Progress progress(!args.quiet);
+  Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
-  absl::StatusOr<CountedText> counted =
-      args.merge ? LoadCounts(*inputs) : CountPreTokens(*inputs, options);
+  absl::StatusOr<CountedText> counted;
+  std::vector<uint64_t> rank_peaks;
+  if (args.merge) {
+    counted = LoadCounts(*inputs);
+  } else {
+    // Under mpirun every rank counts its share and the leader gets the sum.
+    absl::StatusOr<std::optional<CountedText>> all = ranks::Count(*inputs, options);
+    if (!all.ok()) {
+      progress.Finish();
+      return Fail(all.status());
+    }
+    rank_peaks = ranks::PeakRssOfRanks();
+    if (!ranks::Leader()) return ranks::ExitCode(0);
+    counted = **std::move(all);
+  }
   progress.Finish();
+  return ranks::ExitCode(Finish(args, *inputs, counted, rank_peaks, start));
+}
+
+// The leader's part after counting: write the count file and print the summary.
+int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
+           const absl::StatusOr<CountedText>& counted, const std::vector<uint64_t>& rank_peaks,
+           std::chrono::steady_clock::time_point start) {
   if (!counted.ok()) return Fail(counted.status());
   if (absl::Status s = SaveCounts(*counted, args.out); !s.ok()) return Fail(s);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string read = args.merge
-                               ? absl::StrFormat("%.1f MB of text in %d count file(s)",
-                                                 counted->bytes / 1e6, inputs->size())
-                               : DescribeRead(counted->bytes, inputs->size(), counted->input);
+  const std::string read = args.merge ? absl::StrFormat("%.1f MB of text in %d count file(s)",
+                                                        counted->bytes / 1e6, inputs.size())
+                                      : DescribeRead(counted->bytes, inputs.size(), counted->input);
   std::printf(
       "read        %s\n"
       "pre-tokens  %llu (%zu distinct)\n"
       "time        %.2f s (%.0f MB/s%s)\n"
-      "peak memory %.0f MB\n"
+      "peak memory %.0f MB%s\n"
       "wrote       %s\n",
       read.c_str(), static_cast<unsigned long long>(counted->pretokens), counted->counts.size(),
       seconds, seconds > 0 ? counted->bytes / 1e6 / seconds : 0.0,
-      StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6, args.out.c_str());
+      StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6,
+      ranks::DescribeRankPeaks(rank_peaks).c_str(), args.out.c_str());
   return 0;
 }
 

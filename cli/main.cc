@@ -9,9 +9,22 @@
 #include "cli/decode_command.h"
 #include "cli/encode_command.h"
 #include "cli/export_command.h"
+#include "cli/ranks.h"
 #include "cli/train_command.h"
 
+namespace {
+
+// Under mpirun, MPI is started before the arguments are read (MPI_Init may take its own) and
+// finished however main returns.
+struct RanksScope {
+  RanksScope(int* argc, char*** argv) { bpeforge::cli::ranks::Init(argc, argv); }
+  ~RanksScope() { bpeforge::cli::ranks::Shutdown(); }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  RanksScope ranks_scope(&argc, &argv);
   CLI::App app{"bpeforge: fast, exact byte-level BPE training and tokenization"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "bpeforge 0.1.0");
@@ -41,6 +54,16 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  }
+  const std::string command = argv[1];
+  if (bpeforge::cli::ranks::Size() > 1 && command != "train" && command != "count") {
+    if (bpeforge::cli::ranks::Leader()) {
+      std::fprintf(stderr,
+                   "bpeforge %s: error: runs as one process; under mpirun only train and count "
+                   "share the work among ranks\n",
+                   command.c_str());
+    }
+    return 2;
   }
   return action ? action() : 1;
 }

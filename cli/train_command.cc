@@ -14,6 +14,7 @@
 #include "cli/command_support.h"
 #include "cli/input_flags.h"
 #include "cli/progress.h"
+#include "cli/ranks.h"
 
 namespace bpeforge::cli {
 namespace {
@@ -39,6 +40,13 @@ struct TrainArgs {
 };
 
 int Fail(const absl::Status& status) { return cli::Fail("train", status); }
+
+absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
+                                             const TrainOptions& options,
+                                             std::chrono::steady_clock::time_point start);
+int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
+           const absl::StatusOr<TrainResult>& result, const std::vector<uint64_t>& rank_peaks,
+           std::chrono::steady_clock::time_point start);
 
 // Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
 absl::Status WriteStatsJson(const std::string& path, const std::string& text) {
@@ -97,13 +105,22 @@ absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args,
   options->pattern = counted->pattern;
   options->custom_pattern = counted->custom_pattern;
   options->special_tokens = counted->special_tokens;
-  const double load_seconds =
+  return TrainFromCounted(*counted, *options, start);
+}
+
+// Learns merges from counts made since `start` (read from count files, or counted by the
+// ranks of an MPI job); the time before learning is the stats' pre-tokenize time.
+absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
+                                             const TrainOptions& options,
+                                             std::chrono::steady_clock::time_point start) {
+  const double count_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  absl::StatusOr<TrainResult> result = TrainFromCounts(counted->counts, *options);
+  absl::StatusOr<TrainResult> result = TrainFromCounts(counted.counts, options);
   if (!result.ok()) return result.status();
-  result->stats.bytes = counted->bytes;
-  result->stats.pretokenize_seconds = load_seconds;  // reading the counts takes its place
-  result->stats.total_seconds += load_seconds;
+  result->stats.bytes = counted.bytes;
+  result->stats.input = counted.input;
+  result->stats.pretokenize_seconds = count_seconds;
+  result->stats.total_seconds += count_seconds;
   return result;
 }
 
@@ -141,38 +158,74 @@ int RunTrain(const TrainArgs& args) {
       !s.ok()) {
     return Fail(s);
   }
-  // Every destination is checked before the work, which may take hours.
-  if (absl::Status s = CheckWritableDir(args.out_dir, "--out"); !s.ok()) return Fail(s);
-  if (!args.stats_json.empty()) {
-    if (absl::Status s = CheckWritableFile(args.stats_json, "--stats-json"); !s.ok()) {
-      return Fail(s);
+  // Every destination is checked before the work, which may take hours (by the leader, which
+  // alone writes; under mpirun all ranks stop if it fails).
+  absl::Status checked;
+  if (ranks::Leader()) {
+    checked = CheckWritableDir(args.out_dir, "--out");
+    if (checked.ok() && !args.stats_json.empty()) {
+      checked = CheckWritableFile(args.stats_json, "--stats-json");
+    }
+    if (checked.ok() && args.counts && ranks::Size() > 1) {
+      checked =
+          absl::InvalidArgumentError("train --counts runs as one process: start it without mpirun");
     }
   }
+  if (absl::Status s = ranks::Agree(checked); !s.ok()) return Fail(s);
 
   options.cancel = InstallStopSignals();
-  Progress progress(!args.quiet);
+  Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
-  absl::StatusOr<TrainResult> result =
-      args.counts ? TrainFromCountFiles(args, *inputs, &options) : Train(*inputs, options);
+  absl::StatusOr<TrainResult> result;
+  std::vector<uint64_t> rank_peaks;
+  if (args.counts) {
+    result = TrainFromCountFiles(args, *inputs, &options);
+  } else if (ranks::Size() == 1) {
+    result = Train(*inputs, options);
+  } else {
+    // Under mpirun: every rank counts its share, the leader learns merges from the sum.
+    const auto count_start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::optional<CountedText>> counted = ranks::Count(*inputs, options);
+    if (!counted.ok()) {
+      progress.Finish();
+      return Fail(counted.status());
+    }
+    rank_peaks = ranks::PeakRssOfRanks();
+    if (!ranks::Leader()) return ranks::ExitCode(0);
+    result = TrainFromCounted(**counted, options, count_start);
+  }
   progress.Finish();
+  return ranks::ExitCode(Finish(args, *inputs, result, rank_peaks, start));
+}
+
+// The leader's part after training: write the tokenizer, print the summary and the stats.
+int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
+           const absl::StatusOr<TrainResult>& result, const std::vector<uint64_t>& rank_peaks,
+           std::chrono::steady_clock::time_point start) {
   if (!result.ok()) return Fail(result.status());
+  const uint64_t vocab_size = std::stoull(args.vocab_size);
+  const uint64_t min_frequency = std::stoull(args.min_frequency);
   const BpeModel& t = result->model;
   if (absl::Status s = SaveTokenizer(t, args.out_dir); !s.ok()) return Fail(s);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const TrainStats& s = result->stats;
+  const std::string rank_note = ranks::DescribeRankPeaks(rank_peaks);
+  const std::string threads_note =
+      ranks::Size() > 1 ? absl::StrFormat("%d threads x %d ranks", s.threads, ranks::Size())
+                        : absl::StrFormat("%d threads", s.threads);
   const uint64_t peak = PeakRssBytes();
   std::string vocab_note;
-  if (t.vocab.size() < *vocab_size) {
+  if (t.vocab.size() < vocab_size) {
     vocab_note = absl::StrFormat(
-        "; stopped before the requested %d: no pair was left to merge%s", *vocab_size,
-        *min_frequency > 0 ? absl::StrFormat(" %d times or more", *min_frequency) : "");
+        "; stopped before the requested %d: no pair was left to merge%s", vocab_size,
+        min_frequency > 0 ? absl::StrFormat(" %d times or more", min_frequency) : "");
   }
   const std::string read = args.counts
                                ? absl::StrFormat("%.1f MB of text, counted in %d count file(s)",
-                                                 s.bytes / 1e6, inputs->size())
-                               : DescribeRead(s.bytes, inputs->size(), s.input);
+                                                 s.bytes / 1e6, inputs.size())
+                               : DescribeRead(s.bytes, inputs.size(), s.input);
   const std::string phase1 = args.counts ? "read counts" : "pre-tokenize";
   const std::string rate =
       args.counts || s.pretokenize_seconds <= 0
@@ -184,18 +237,18 @@ int RunTrain(const TrainArgs& args) {
       "pre-tokens  %llu (%llu distinct)\n"
       "merges      %llu (vocab %zu%s)\n"
       "time        %.2f s %s + %.2f s merge = %.2f s training, %.2f s in all "
-      "(%d threads%s)\n"
-      "peak memory %.0f MB\n"
+      "(%s%s)\n"
+      "peak memory %.0f MB%s\n"
       "wrote       %s/{vocab.json,merges.txt,tokenizer.json,tokenizer.tiktoken,tiktoken.json,"
       "bpeforge.json}\n",
       read.c_str(), static_cast<unsigned long long>(s.pretokens),
       static_cast<unsigned long long>(s.distinct_pretokens),
       static_cast<unsigned long long>(s.merges), t.vocab.size(), vocab_note.c_str(),
-      s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds, seconds, s.threads,
-      rate.c_str(), peak / 1e6, args.out_dir.c_str());
+      s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds, seconds,
+      threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(), args.out_dir.c_str());
   if (!args.stats_json.empty()) {
     if (absl::Status st =
-            WriteStatsJson(args.stats_json, StatsJson(s, peak, *vocab_size, t.vocab.size()));
+            WriteStatsJson(args.stats_json, StatsJson(s, peak, vocab_size, t.vocab.size()));
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",

@@ -12,6 +12,10 @@ find_package(LibLZMA REQUIRED)                   # liblzma-dev: xz inputs
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)  # libzstd-dev: zstd inputs
 find_package(simdjson REQUIRED)                  # libsimdjson-dev: JSON Lines inputs
+if(BPEFORGE_MPI)
+  set(MPI_CXX_SKIP_MPICXX ON)                    # the C API from C++; not the removed C++ one
+  find_package(MPI COMPONENTS CXX)               # libopenmpi-dev: mpirun training (optional)
+endif()
 if(BPEFORGE_BUILD_TESTS)
   find_package(GTest REQUIRED)                   # libgtest-dev
 endif()

@@ -11,7 +11,7 @@ seconds=${1:-60}
 shift || true
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBPEFORGE_FUZZ=ON -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_TESTS=OFF \
-  -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF >/dev/null
+  -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF -DBPEFORGE_MPI=OFF >/dev/null
 cmake --build build-fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

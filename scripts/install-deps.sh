@@ -16,6 +16,7 @@ packages=(
   pybind11-dev python3-dev           # the Python module
   python3-venv python3-pip python3-setuptools python3-wheel  # installing it offline
   python3-numpy python3-pytest       # encode_to_numpy; the Python tests
+  libopenmpi-dev openmpi-bin         # Open MPI: training over many processes (mpirun)
   clang libclang-rt-14-dev           # libFuzzer for the fuzz targets (scripts/fuzz.sh)
   time                               # /usr/bin/time for the end-to-end benchmark
   xz-utils                           # unpacking oneTBB's source for the TSan build

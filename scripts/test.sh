@@ -22,16 +22,17 @@ echo "=== python" >&2
 python=$(scripts/python-env.sh)
 (cd tests/python && "$python" -m pytest -q -p no:cacheprovider .)
 if [ "${1:-}" != "--quick" ]; then
-  # Sanitizer builds skip the benchmarks and the Python module; the C++ tests are what they
-  # check.
+  # Sanitizer builds skip the benchmarks, the Python module and MPI (whose own allocations the
+  # sanitizers would report); the C++ tests are what they check.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF
+    -DBPEFORGE_SANITIZE=address,undefined -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF \
+    -DBPEFORGE_MPI=OFF
   # TSan needs a oneTBB built with TSan too, or it cannot see the library's synchronization.
   tbb_dir=$(scripts/build-tsan-tbb.sh)
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
     run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF \
+    -DBPEFORGE_SANITIZE=thread -DBPEFORGE_BUILD_BENCH=OFF -DBPEFORGE_BUILD_PYTHON=OFF -DBPEFORGE_MPI=OFF \
     -DTBB_DIR="$tbb_dir"
   # Every libFuzzer target, briefly, from its seeds (scripts/fuzz.sh 600 for a long run).
   echo "=== fuzz" >&2

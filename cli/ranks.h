@@ -1,0 +1,39 @@
+// Multi-process runs: `mpirun -np N bpeforge train|count ...`. Which rank this process is, and
+// the collective steps the commands take (distributed/mpi_job.h). Without MPI in the build, or
+// outside mpirun, there is one rank and every step is the single-process one.
+#ifndef BPEFORGE_CLI_RANKS_H_
+#define BPEFORGE_CLI_RANKS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bpeforge/bpeforge.h"
+
+namespace bpeforge::cli::ranks {
+
+void Init(int* argc, char*** argv);  // from main, before parsing arguments
+void Shutdown();                     // from main, before returning
+
+int Size();     // 1 when not under mpirun
+bool Leader();  // rank 0, which reports and writes
+
+// Collective: an error on any rank is an error on all; the leader's names the rank.
+absl::Status Agree(const absl::Status& local);
+// Collective: the counts of all ranks' shares, whole on the leader (nullopt elsewhere).
+absl::StatusOr<std::optional<CountedText>> Count(const std::vector<std::string>& inputs,
+                                                 const TrainOptions& options);
+// Collective: every rank's peak RSS, on the leader.
+std::vector<uint64_t> PeakRssOfRanks();
+// Collective: the leader's exit code, on every rank. Other ranks wait without spinning.
+int ExitCode(int leader_code);
+
+// "; ranks: 812, 790 MB" for the summary's memory line ("" for one rank).
+std::string DescribeRankPeaks(const std::vector<uint64_t>& peaks);
+
+}  // namespace bpeforge::cli::ranks
+
+#endif  // BPEFORGE_CLI_RANKS_H_
