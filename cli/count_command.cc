@@ -70,7 +70,7 @@ int RunCount(const CountArgs& args) {
   Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<CountedText> counted;
-  std::vector<uint64_t> rank_peaks;
+  std::vector<uint64_t> rank_peaks, exchanged;
   if (args.merge) {
     counted = LoadCounts(*inputs);
   } else {
@@ -81,10 +81,12 @@ int RunCount(const CountArgs& args) {
       return Fail(all.status());
     }
     rank_peaks = ranks::PeakRssOfRanks();
+    exchanged = ranks::ExchangedBytesOfRanks();
     if (!ranks::Leader()) return ranks::ExitCode(0);
     counted = **std::move(all);
   }
   progress.Finish();
+  std::printf("%s", ranks::DescribeExchange(exchanged).c_str());
   return ranks::ExitCode(Finish(args, *inputs, counted, rank_peaks, start));
 }
 

@@ -47,6 +47,11 @@ std::vector<uint64_t> PeakRssOfRanks() {
   return {PeakRssBytes()};
 }
 
+std::vector<uint64_t> ExchangedBytesOfRanks() {
+  if (Size() > 1) return Job()->Gather(Job()->exchanged_bytes());
+  return {};
+}
+
 int ExitCode(int leader_code) {
   if (Size() == 1) return leader_code;
   // Non-blocking, polled with a sleep: a blocking broadcast would spin a core on every waiting
@@ -73,6 +78,7 @@ absl::StatusOr<std::optional<CountedText>> Count(const std::vector<std::string>&
   return std::optional<CountedText>(*std::move(counted));
 }
 std::vector<uint64_t> PeakRssOfRanks() { return {PeakRssBytes()}; }
+std::vector<uint64_t> ExchangedBytesOfRanks() { return {}; }
 int ExitCode(int leader_code) { return leader_code; }
 #endif
 
@@ -83,6 +89,17 @@ std::string DescribeRankPeaks(const std::vector<uint64_t>& peaks) {
     absl::StrAppendFormat(&s, "%s %.0f", r == 0 ? "" : ",", peaks[r] / 1e6);
   }
   return s + " MB";
+}
+
+std::string DescribeExchange(const std::vector<uint64_t>& sent) {
+  if (sent.size() <= 1) return "";
+  uint64_t total = 0;
+  std::string each;
+  for (size_t r = 0; r < sent.size(); ++r) {
+    total += sent[r];
+    absl::StrAppendFormat(&each, "%s%.1f", r == 0 ? "" : ", ", sent[r] / 1e6);
+  }
+  return absl::StrFormat("exchange    %.1f MB of counts sent (ranks: %s MB)\n", total / 1e6, each);
 }
 
 }  // namespace bpeforge::cli::ranks

@@ -28,11 +28,16 @@ absl::StatusOr<std::optional<CountedText>> Count(const std::vector<std::string>&
                                                  const TrainOptions& options);
 // Collective: every rank's peak RSS, on the leader.
 std::vector<uint64_t> PeakRssOfRanks();
+// Collective: what every rank sent in the exchange of counts, on the leader.
+std::vector<uint64_t> ExchangedBytesOfRanks();
 // Collective: the leader's exit code, on every rank. Other ranks wait without spinning.
 int ExitCode(int leader_code);
 
 // "; ranks: 812, 790 MB" for the summary's memory line ("" for one rank).
 std::string DescribeRankPeaks(const std::vector<uint64_t>& peaks);
+// The summary's line on the exchange: "exchange    96.1 MB of counts sent (ranks: 48.2, 47.9
+// MB)\n" ("" for one rank).
+std::string DescribeExchange(const std::vector<uint64_t>& sent);
 
 }  // namespace bpeforge::cli::ranks
 

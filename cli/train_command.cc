@@ -177,7 +177,7 @@ int RunTrain(const TrainArgs& args) {
   Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<TrainResult> result;
-  std::vector<uint64_t> rank_peaks;
+  std::vector<uint64_t> rank_peaks, exchanged;
   if (args.counts) {
     result = TrainFromCountFiles(args, *inputs, &options);
   } else if (ranks::Size() == 1) {
@@ -191,10 +191,12 @@ int RunTrain(const TrainArgs& args) {
       return Fail(counted.status());
     }
     rank_peaks = ranks::PeakRssOfRanks();
+    exchanged = ranks::ExchangedBytesOfRanks();
     if (!ranks::Leader()) return ranks::ExitCode(0);
     result = TrainFromCounted(**counted, options, count_start);
   }
   progress.Finish();
+  std::printf("%s", ranks::DescribeExchange(exchanged).c_str());
   return ranks::ExitCode(Finish(args, *inputs, result, rank_peaks, start));
 }
 
