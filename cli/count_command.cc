@@ -70,24 +70,21 @@ int RunCount(const CountArgs& args) {
   Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<CountedText> counted;
-  std::vector<uint64_t> rank_peaks, exchanged;
+  ranks::Counted all;
   if (args.merge) {
     counted = LoadCounts(*inputs);
   } else {
     // Under mpirun every rank counts its share and the leader gets the sum.
-    absl::StatusOr<std::optional<CountedText>> all = ranks::Count(*inputs, options);
-    if (!all.ok()) {
-      progress.Finish();
-      return Fail(all.status());
-    }
-    rank_peaks = ranks::PeakRssOfRanks();
-    exchanged = ranks::ExchangedBytesOfRanks();
+    absl::StatusOr<ranks::Counted> made = ranks::Count(*inputs, options);
+    progress.Finish();
+    if (!made.ok()) return Fail(made.status());
     if (!ranks::Leader()) return ranks::ExitCode(0);
-    counted = **std::move(all);
+    all = *std::move(made);
+    counted = *std::move(all.counted);
   }
   progress.Finish();
-  std::printf("%s", ranks::DescribeExchange(exchanged).c_str());
-  return ranks::ExitCode(Finish(args, *inputs, counted, rank_peaks, start));
+  std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
+  return ranks::ExitCode(Finish(args, *inputs, counted, all.peaks, start));
 }
 
 // The leader's part after counting: write the count file and print the summary.

@@ -14,6 +14,16 @@
 #endif
 
 namespace bpeforge::cli::ranks {
+namespace {
+
+absl::StatusOr<Counted> CountOneProcess(const std::vector<std::string>& inputs,
+                                        const TrainOptions& options) {
+  absl::StatusOr<CountedText> counted = CountPreTokens(inputs, options);
+  if (!counted.ok()) return counted.status();
+  return Counted{*std::move(counted), {}, {}};
+}
+
+}  // namespace
 
 #ifdef BPEFORGE_WITH_MPI
 namespace {
@@ -34,22 +44,14 @@ bool Leader() { return !Job() || Job()->rank() == 0; }
 
 absl::Status Agree(const absl::Status& local) { return Size() > 1 ? Job()->Agree(local) : local; }
 
-absl::StatusOr<std::optional<CountedText>> Count(const std::vector<std::string>& inputs,
-                                                 const TrainOptions& options) {
-  if (Size() > 1) return Job()->Count(inputs, options);
-  absl::StatusOr<CountedText> counted = CountPreTokens(inputs, options);
+absl::StatusOr<Counted> Count(const std::vector<std::string>& inputs, const TrainOptions& options) {
+  if (Size() == 1) return CountOneProcess(inputs, options);
+  absl::StatusOr<std::optional<CountedText>> counted = Job()->Count(inputs, options);
   if (!counted.ok()) return counted.status();
-  return std::optional<CountedText>(*std::move(counted));
-}
-
-std::vector<uint64_t> PeakRssOfRanks() {
-  if (Size() > 1) return Job()->Gather(PeakRssBytes());
-  return {PeakRssBytes()};
-}
-
-std::vector<uint64_t> ExchangedBytesOfRanks() {
-  if (Size() > 1) return Job()->Gather(Job()->exchanged_bytes());
-  return {};
+  Counted out{*std::move(counted), {}, {}};
+  out.peaks = Job()->Gather(PeakRssBytes());
+  out.sent = Job()->Gather(Job()->exchanged_bytes());
+  return out;
 }
 
 int ExitCode(int leader_code) {
@@ -71,14 +73,9 @@ void Shutdown() {}
 int Size() { return 1; }
 bool Leader() { return true; }
 absl::Status Agree(const absl::Status& local) { return local; }
-absl::StatusOr<std::optional<CountedText>> Count(const std::vector<std::string>& inputs,
-                                                 const TrainOptions& options) {
-  absl::StatusOr<CountedText> counted = CountPreTokens(inputs, options);
-  if (!counted.ok()) return counted.status();
-  return std::optional<CountedText>(*std::move(counted));
+absl::StatusOr<Counted> Count(const std::vector<std::string>& inputs, const TrainOptions& options) {
+  return CountOneProcess(inputs, options);
 }
-std::vector<uint64_t> PeakRssOfRanks() { return {PeakRssBytes()}; }
-std::vector<uint64_t> ExchangedBytesOfRanks() { return {}; }
 int ExitCode(int leader_code) { return leader_code; }
 #endif
 

@@ -23,13 +23,13 @@ bool Leader();  // rank 0, which reports and writes
 
 // Collective: an error on any rank is an error on all; the leader's names the rank.
 absl::Status Agree(const absl::Status& local);
-// Collective: the counts of all ranks' shares, whole on the leader (nullopt elsewhere).
-absl::StatusOr<std::optional<CountedText>> Count(const std::vector<std::string>& inputs,
-                                                 const TrainOptions& options);
-// Collective: every rank's peak RSS, on the leader.
-std::vector<uint64_t> PeakRssOfRanks();
-// Collective: what every rank sent in the exchange of counts, on the leader.
-std::vector<uint64_t> ExchangedBytesOfRanks();
+struct Counted {
+  std::optional<CountedText> counted;  // whole on the leader, nullopt elsewhere
+  std::vector<uint64_t> peaks;         // every rank's peak RSS after counting (leader only)
+  std::vector<uint64_t> sent;          // what every rank sent in the exchange (leader only)
+};
+// Collective: the counts of all ranks' shares (one process: CountPreTokens).
+absl::StatusOr<Counted> Count(const std::vector<std::string>& inputs, const TrainOptions& options);
 // Collective: the leader's exit code, on every rank. Other ranks wait without spinning.
 int ExitCode(int leader_code);
 

@@ -177,7 +177,7 @@ int RunTrain(const TrainArgs& args) {
   Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
   absl::StatusOr<TrainResult> result;
-  std::vector<uint64_t> rank_peaks, exchanged;
+  ranks::Counted all;
   if (args.counts) {
     result = TrainFromCountFiles(args, *inputs, &options);
   } else if (ranks::Size() == 1) {
@@ -185,19 +185,16 @@ int RunTrain(const TrainArgs& args) {
   } else {
     // Under mpirun: every rank counts its share, the leader learns merges from the sum.
     const auto count_start = std::chrono::steady_clock::now();
-    absl::StatusOr<std::optional<CountedText>> counted = ranks::Count(*inputs, options);
-    if (!counted.ok()) {
-      progress.Finish();
-      return Fail(counted.status());
-    }
-    rank_peaks = ranks::PeakRssOfRanks();
-    exchanged = ranks::ExchangedBytesOfRanks();
+    absl::StatusOr<ranks::Counted> made = ranks::Count(*inputs, options);
+    progress.Finish();
+    if (!made.ok()) return Fail(made.status());
     if (!ranks::Leader()) return ranks::ExitCode(0);
-    result = TrainFromCounted(**counted, options, count_start);
+    all = *std::move(made);
+    result = TrainFromCounted(*all.counted, options, count_start);
   }
   progress.Finish();
-  std::printf("%s", ranks::DescribeExchange(exchanged).c_str());
-  return ranks::ExitCode(Finish(args, *inputs, result, rank_peaks, start));
+  std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
+  return ranks::ExitCode(Finish(args, *inputs, result, all.peaks, start));
 }
 
 // The leader's part after training: write the tokenizer, print the summary and the stats.
