@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <string>
 
 #include "cli/count_command.h"
@@ -65,5 +66,12 @@ int main(int argc, char** argv) {
     }
     return 2;
   }
-  return action ? action() : 1;
+  try {
+    return action ? action() : 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "bpeforge %s: error: out of memory%s\n", command.c_str(),
+                 bpeforge::cli::ranks::Size() > 1 ? " on one rank; stopping all" : "");
+    bpeforge::cli::ranks::Abort(1);
+    return 1;
+  }
 }

@@ -39,6 +39,9 @@ void Init(int* argc, char*** argv) {
   }
 }
 void Shutdown() { Job().reset(); }
+void Abort(int exit_code) {
+  if (Size() > 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
+}
 int Size() { return Job() ? Job()->size() : 1; }
 bool Leader() { return !Job() || Job()->rank() == 0; }
 
@@ -70,6 +73,7 @@ int ExitCode(int leader_code) {
 #else
 void Init(int*, char***) {}
 void Shutdown() {}
+void Abort(int) {}
 int Size() { return 1; }
 bool Leader() { return true; }
 absl::Status Agree(const absl::Status& local) { return local; }

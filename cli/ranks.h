@@ -17,6 +17,9 @@ namespace bpeforge::cli::ranks {
 
 void Init(int* argc, char*** argv);  // from main, before parsing arguments
 void Shutdown();                     // from main, before returning
+// Ends every rank of the job at once (MPI_Abort); without MPI, nothing. For failures outside
+// the collective steps (out of memory), where the other ranks would wait forever.
+void Abort(int exit_code);
 
 int Size();     // 1 when not under mpirun
 bool Leader();  // rank 0, which reports and writes
