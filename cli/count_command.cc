@@ -139,6 +139,9 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
                 "The inputs are count files made with the same pattern and special tokens: "
                 "add them up");
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
+  cmd->footer(
+      "Under mpirun (mpirun -np N bpeforge count ...), every rank counts a share of the inputs "
+      "and rank 0 writes the count file, which is that of one process.");
   cmd->callback([args, action] { *action = [args] { return RunCount(*args); }; });
 }
 

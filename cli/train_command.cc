@@ -309,7 +309,9 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->footer(
       "SIGINT or SIGTERM stops training within a second; nothing is written then (exit status "
-      "130 or 143).");
+      "130 or 143).\n\nUnder mpirun (mpirun -np N bpeforge train ...), every rank counts a share "
+      "of the inputs and rank 0 learns the merges and writes; the files are those of one "
+      "process. Give each rank its cores (--bind-to none).");
   cmd->callback([args, action] { *action = [args] { return RunTrain(*args); }; });
 }
 
