@@ -5,8 +5,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
-#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -53,12 +51,12 @@ void ForEachRecord(const char* p, const char* end, F&& f) {
   }
 }
 
-// Which rank owns a pre-token: a hash every process computes alike (absl::Hash is seeded per
-// process, so it cannot be used here).
+// Which rank owns a pre-token: a hash every process computes alike, whatever its library
+// versions (absl::Hash is seeded per process, std::hash may differ between builds). FNV-1a.
 int Owner(absl::string_view word, int size) {
-  return static_cast<int>(
-      std::hash<std::string_view>{}(std::string_view(word.data(), word.size())) %
-      static_cast<size_t>(size));
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : word) h = (h ^ c) * 1099511628211ull;
+  return static_cast<int>(h % static_cast<uint64_t>(size));
 }
 
 absl::Status TooLarge() {
@@ -201,7 +199,7 @@ absl::StatusOr<std::optional<CountedText>> MpiJob::Count(const std::vector<std::
   for (int r = 0; r < size_; ++r) {
     const char* begin = all.data() + static_cast<size_t>(at[r]) * kBlock;
     ForEachRecord(begin, begin + static_cast<size_t>(blocks[r]) * kBlock,
-                  [&](absl::string_view word, uint64_t n) { out.counts.emplace(word, n); });
+                  [&](absl::string_view word, uint64_t n) { out.counts[word] += n; });
   }
   return out;
 }
