@@ -1,4 +1,8 @@
 // The BPE merge loop: repeatedly merge the most frequent adjacent pair of symbols.
+//
+// The specification it must match, written plainly, is tests/reference_trainer.cc (which
+// recounts every pair before each merge); tests/merge_loop_test.cc checks this loop against
+// a naive merger on the CS336 handout's example, on ties and on random words.
 #ifndef BPEFORGE_CORE_MERGE_LOOP_H_
 #define BPEFORGE_CORE_MERGE_LOOP_H_
 

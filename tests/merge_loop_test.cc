@@ -1,0 +1,171 @@
+// The merge loop's parts on their own, with no files and no threads: the pair queue's order
+// and tie-break, and LearnMerges on the CS336 handout's example, on hand-made ties, under the
+// trainer options, and against a naive merger that recounts every pair before each merge.
+#include "core/merge_loop.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/pair_queue.h"
+#include "core/word_table.h"
+
+namespace bpeforge::internal {
+namespace {
+
+using WordCounts = std::vector<std::pair<std::string, uint64_t>>;
+
+WordTable TableOf(const WordCounts& words) {
+  WordTable table;
+  for (const auto& [bytes, count] : words) table.Add(bytes, count);
+  return table;
+}
+
+// The specification, spelled out: count every adjacent pair of every word (weighted by its
+// count), merge the most frequent (ties: the greater pair of byte strings) everywhere, repeat.
+Merges NaiveMerges(const WordCounts& words, size_t max_merges, const MergeRules& rules = {}) {
+  std::vector<std::pair<std::vector<std::string>, uint64_t>> split;
+  for (const auto& [bytes, count] : words) {
+    std::vector<std::string> symbols;
+    for (char c : bytes) symbols.push_back(std::string(1, c));
+    split.emplace_back(symbols, count);
+  }
+  Merges merges;
+  while (merges.size() < max_merges) {
+    std::map<std::pair<std::string, std::string>, uint64_t> pairs;
+    for (const auto& [symbols, count] : split) {
+      for (size_t i = 0; i + 1 < symbols.size(); ++i) pairs[{symbols[i], symbols[i + 1]}] += count;
+    }
+    const std::pair<std::string, std::string>* best = nullptr;
+    uint64_t best_count = 0;
+    for (const auto& [pair, count] : pairs) {
+      if (rules.max_token_length > 0 &&
+          pair.first.size() + pair.second.size() > rules.max_token_length) {
+        continue;
+      }
+      if (count > best_count || (count == best_count && best != nullptr && pair > *best)) {
+        best = &pair;
+        best_count = count;
+      }
+    }
+    if (best == nullptr || best_count < std::max<uint64_t>(rules.min_frequency, 1)) break;
+    const auto [left, right] = *best;
+    merges.emplace_back(left, right);
+    for (auto& [symbols, count] : split) {
+      std::vector<std::string> out;
+      for (size_t i = 0; i < symbols.size(); ++i) {
+        if (i + 1 < symbols.size() && symbols[i] == left && symbols[i + 1] == right) {
+          out.push_back(left + right);
+          ++i;
+        } else {
+          out.push_back(symbols[i]);
+        }
+      }
+      symbols = std::move(out);
+    }
+  }
+  return merges;
+}
+
+TEST(PairQueueTest, PopsTheHighestCountThenTheGreaterBytes) {
+  std::vector<std::string> bytes(258);
+  for (int b = 0; b < 256; ++b) bytes[b] = std::string(1, static_cast<char>(b));
+  bytes[256] = "st";
+  bytes[257] = "s";  // the same bytes as byte 's', to tell ids from bytes apart
+  std::map<PairKey, int64_t> counts = {{MakePair('a', 'b'), 5}, {MakePair('b', 'a'), 5},
+                                       {MakePair('a', 'c'), 5}, {MakePair('z', 'a'), 4},
+                                       {MakePair(256, 'a'), 7}, {MakePair('s', 'u'), 7}};
+  PairQueue queue(bytes);
+  for (const auto& [pair, count] : counts) queue.Push(pair, count);
+  auto now = [&](PairKey p) { return counts.count(p) ? counts[p] : 0; };
+  // 7: ("st","a") against ("s","u"): left "st" > "s".
+  EXPECT_EQ(queue.PopMax(now), MakePair(256, 'a'));
+  counts.erase(MakePair(256, 'a'));
+  EXPECT_EQ(queue.PopMax(now), MakePair('s', 'u'));
+  counts.erase(MakePair('s', 'u'));
+  // 5: ("b","a") > ("a","c") > ("a","b").
+  EXPECT_EQ(queue.PopMax(now), MakePair('b', 'a'));
+  counts.erase(MakePair('b', 'a'));
+  // A count that shrank is re-queued at its true value; one that is gone is dropped.
+  counts[MakePair('a', 'c')] = 3;
+  counts.erase(MakePair('a', 'b'));
+  EXPECT_EQ(queue.PopMax(now), MakePair('z', 'a'));
+  counts.erase(MakePair('z', 'a'));
+  EXPECT_EQ(queue.PopMax(now), MakePair('a', 'c'));
+  counts.erase(MakePair('a', 'c'));
+  EXPECT_EQ(queue.PopMax(now), std::nullopt);
+}
+
+// CS336 assignment 1, section 2.4: {low: 5, lower: 2, widest: 3, newest: 6}.
+TEST(LearnMergesTest, TheHandoutsExample) {
+  const WordCounts words = {{"low", 5}, {"lower", 2}, {"widest", 3}, {"newest", 6}};
+  WordTable table = TableOf(words);
+  const Merges merges = LearnMerges(table, 6);
+  const Merges want = {{"s", "t"}, {"e", "st"}, {"o", "w"}, {"l", "ow"}, {"w", "est"}, {"n", "e"}};
+  EXPECT_EQ(merges, want);
+  EXPECT_EQ(NaiveMerges(words, 6), want);
+}
+
+// Every pair tied: the greater pair of byte strings goes first.
+TEST(LearnMergesTest, TiesGoToTheGreaterPair) {
+  const WordCounts words = {{"ab", 1}, {"ba", 1}, {"ca", 1}, {"aa", 1}, {"zz", 1}};
+  WordTable table = TableOf(words);
+  const Merges merges = LearnMerges(table, 10);
+  const Merges want = {{"z", "z"}, {"c", "a"}, {"b", "a"}, {"a", "b"}, {"a", "a"}};
+  EXPECT_EQ(merges, want);  // then no pair is left
+  EXPECT_EQ(NaiveMerges(words, 10), want);
+}
+
+// Overlapping occurrences: in "aaa" the left pair merges, then what it made.
+TEST(LearnMergesTest, OverlappingPairsMergeFromTheLeft) {
+  const WordCounts words = {{"aaa", 1}, {"aaaaa", 2}};
+  WordTable table = TableOf(words);
+  const Merges merges = LearnMerges(table, 10);
+  // aaa -> aa a, aaaaa -> aa aa a: then (aa,a) 1 + 2 beats (aa,aa) 2; aaaaa -> aa aaa.
+  const Merges want = {{"a", "a"}, {"aa", "a"}, {"aa", "aaa"}};
+  EXPECT_EQ(merges, want);
+  EXPECT_EQ(NaiveMerges(words, 10), want);
+}
+
+TEST(LearnMergesTest, TrainerOptions) {
+  const WordCounts words = {{"aaaa", 10}, {"abab", 3}, {"xyz", 1}};
+  for (const MergeRules rules : {MergeRules{3, 0}, MergeRules{0, 2}, MergeRules{2, 3}}) {
+    WordTable table = TableOf(words);
+    EXPECT_EQ(LearnMerges(table, 20, nullptr, {}, nullptr, rules), NaiveMerges(words, 20, rules))
+        << rules.min_frequency << " " << rules.max_token_length;
+  }
+}
+
+// Random words over small alphabets (many ties, long runs), serially and with a merge's words
+// split into parts (run one after another here: the split, not the threads, is under test).
+TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
+  std::mt19937_64 rng(5);
+  Parallelism split;
+  split.workers = 3;
+  split.min_split_words = 1;
+  split.run = [](size_t n, const std::function<void(size_t)>& task) {
+    for (size_t i = 0; i < n; ++i) task(i);
+  };
+  for (int round = 0; round < 40; ++round) {
+    const std::string alphabet = round % 2 == 0 ? "ab" : "abcde";
+    std::map<std::string, uint64_t> distinct;
+    for (int w = 0; w < 30; ++w) {
+      std::string word;
+      for (size_t n = 1 + rng() % 9; n > 0; --n) word += alphabet[rng() % alphabet.size()];
+      distinct[word] += 1 + rng() % 4;
+    }
+    const WordCounts words(distinct.begin(), distinct.end());
+    const Merges want = NaiveMerges(words, 40);
+    WordTable serial = TableOf(words);
+    EXPECT_EQ(LearnMerges(serial, 40), want) << round;
+    WordTable parted = TableOf(words);
+    EXPECT_EQ(LearnMerges(parted, 40, nullptr, split), want) << round;
+  }
+}
+
+}  // namespace
+}  // namespace bpeforge::internal
