@@ -13,6 +13,7 @@
 
 #include "core/pair_queue.h"
 #include "core/word_table.h"
+#include "tests/reference_trainer.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -25,57 +26,18 @@ WordTable TableOf(const WordCounts& words) {
   return table;
 }
 
-// The specification, spelled out: count every adjacent pair of every word (weighted by its
-// count), merge the most frequent (ties: the greater pair of byte strings) everywhere, repeat.
+// The specification, spelled out (tests/reference_trainer.cc): count every adjacent pair of
+// every word, weighted by its count; merge the most frequent (ties: the greater pair of byte
+// strings) everywhere; repeat.
 Merges NaiveMerges(const WordCounts& words, size_t max_merges, const MergeRules& rules = {}) {
-  std::vector<std::pair<std::vector<std::string>, uint64_t>> split;
-  for (const auto& [bytes, count] : words) {
-    std::vector<std::string> symbols;
-    for (char c : bytes) symbols.push_back(std::string(1, c));
-    split.emplace_back(symbols, count);
-  }
-  Merges merges;
-  while (merges.size() < max_merges) {
-    std::map<std::pair<std::string, std::string>, uint64_t> pairs;
-    for (const auto& [symbols, count] : split) {
-      for (size_t i = 0; i + 1 < symbols.size(); ++i) pairs[{symbols[i], symbols[i + 1]}] += count;
-    }
-    const std::pair<std::string, std::string>* best = nullptr;
-    uint64_t best_count = 0;
-    for (const auto& [pair, count] : pairs) {
-      if (rules.max_token_length > 0 &&
-          pair.first.size() + pair.second.size() > rules.max_token_length) {
-        continue;
-      }
-      if (count > best_count || (count == best_count && best != nullptr && pair > *best)) {
-        best = &pair;
-        best_count = count;
-      }
-    }
-    if (best == nullptr || best_count < std::max<uint64_t>(rules.min_frequency, 1)) break;
-    const auto [left, right] = *best;
-    merges.emplace_back(left, right);
-    for (auto& [symbols, count] : split) {
-      std::vector<std::string> out;
-      for (size_t i = 0; i < symbols.size(); ++i) {
-        if (i + 1 < symbols.size() && symbols[i] == left && symbols[i + 1] == right) {
-          out.push_back(left + right);
-          ++i;
-        } else {
-          out.push_back(symbols[i]);
-        }
-      }
-      symbols = std::move(out);
-    }
-  }
-  return merges;
+  const std::map<std::string, uint64_t> counts(words.begin(), words.end());
+  return testing::ReferenceMerges(counts, max_merges, rules.min_frequency, rules.max_token_length);
 }
 
 TEST(PairQueueTest, PopsTheHighestCountThenTheGreaterBytes) {
-  std::vector<std::string> bytes(258);
+  std::vector<std::string> bytes(257);
   for (int b = 0; b < 256; ++b) bytes[b] = std::string(1, static_cast<char>(b));
-  bytes[256] = "st";
-  bytes[257] = "s";  // the same bytes as byte 's', to tell ids from bytes apart
+  bytes[256] = std::string("st");  // ties compare bytes, not ids: "st" > "s" though 256 > 's'
   std::map<PairKey, int64_t> counts = {{MakePair('a', 'b'), 5}, {MakePair('b', 'a'), 5},
                                        {MakePair('a', 'c'), 5}, {MakePair('z', 'a'), 4},
                                        {MakePair(256, 'a'), 7}, {MakePair('s', 'u'), 7}};

@@ -50,16 +50,22 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
       regex->Split(piece, [&](absl::string_view t) { ++counts[std::string(t)]; });
     }
   }
+  const size_t specials =
+      std::set<std::string>(special_tokens.begin(), special_tokens.end()).size();
+  const size_t max_merges = vocab_size > 256 + specials ? vocab_size - 256 - specials : 0;
+  return ReferenceMerges(counts, max_merges, min_frequency, max_token_length);
+}
+
+Merges ReferenceMerges(const std::map<std::string, uint64_t>& counts, size_t max_merges,
+                       uint64_t min_frequency, size_t max_token_length) {
   std::vector<std::pair<std::vector<std::string>, uint64_t>> words;
   for (const auto& [word, n] : counts) {
     std::vector<std::string> symbols;
     for (char c : word) symbols.emplace_back(1, c);
     words.emplace_back(symbols, n);
   }
-  const size_t specials =
-      std::set<std::string>(special_tokens.begin(), special_tokens.end()).size();
   Merges merges;
-  while (256 + specials + merges.size() < vocab_size) {
+  while (merges.size() < max_merges) {
     std::map<std::pair<std::string, std::string>, uint64_t> pairs;
     for (const auto& [symbols, n] : words) {
       for (size_t i = 0; i + 1 < symbols.size(); ++i) {

@@ -5,6 +5,7 @@
 #define BPEFORGE_TESTS_REFERENCE_TRAINER_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& special_tokens,
                       Pattern pattern = Pattern::kGpt2, uint64_t min_frequency = 0,
                       size_t max_token_length = 0, const std::string& custom_regex = "");
+
+// ReferenceTrain's merge loop on its own: up to `max_merges` merges of the pre-tokens in
+// `counts`, recounting every pair before each merge.
+Merges ReferenceMerges(const std::map<std::string, uint64_t>& counts, size_t max_merges,
+                       uint64_t min_frequency = 0, size_t max_token_length = 0);
 
 }  // namespace bpeforge::internal::testing
 
