@@ -189,14 +189,17 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     }
   };
   // Counts one piece of text (`order` ranks it among all pieces, for the first error).
+  // Where the text is, for an error: a JSON Lines `line`, else (line 0) a byte `offset`. Only
+  // formatted on failure: this runs once per document.
   auto count = [&](absl::string_view text, uint64_t order, size_t file, uint64_t offset,
-                   absl::string_view where) {
+                   uint64_t line) {
     try {
       pretokens += CountPreTokens(text, specials, *pretokenizer, &local.local());
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
       error.Report(order, file,
                    absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
-                                where.empty() ? absl::StrCat(" at byte offset ", offset) : where));
+                                line == 0 ? absl::StrCat(" at byte offset ", offset)
+                                          : absl::StrCat(" on line ", line)));
       return false;
     }
     return true;
@@ -208,7 +211,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
                    absl::StrCat(": invalid UTF-8 at byte offset ", offset + *bad, decompressed));
       return false;
     }
-    return count(text, order, file, offset, "");
+    return count(text, order, file, offset, 0);
   };
   auto cancelled = [&] {
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
@@ -257,7 +260,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
           [&](absl::string_view document, uint64_t line) {
             ++documents_here;
             bytes_here += document.size();
-            return count(document, piece_order, f, 0, absl::StrCat(" on line ", line));
+            return count(document, piece_order, f, 0, line);
           });
       documents += documents_here;
       skipped += skipped_here;

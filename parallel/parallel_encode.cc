@@ -166,13 +166,15 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     auto fail = [&](absl::string_view what) {
       chunk->error = absl::InvalidArgumentError(absl::StrCat(in.path, what));
     };
-    auto encode_text = [&](absl::string_view text, absl::string_view where) {
+    // `line`: a JSON Lines record's, else 0 for the chunk's byte offset; named only on failure.
+    auto encode_text = [&](absl::string_view text, uint64_t line) {
       try {
         tokenizer.Encode(text, &caches.local(), &chunk->ids);
         return true;
       } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
-        fail(
-            absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text", where));
+        fail(absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
+                          line == 0 ? absl::StrCat(" at byte offset ", chunk->begin)
+                                    : absl::StrCat(" on line ", line)));
         return false;
       }
     };
@@ -186,7 +188,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
             }
             ++chunk->documents;
             chunk->text_bytes += document.size();
-            return encode_text(document, absl::StrCat(" on line ", line));
+            return encode_text(document, line);
           });
       if (bad.has_value()) fail(absl::StrCat(":", bad->line, ": ", bad->why));
       return chunk;
@@ -210,7 +212,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       }
     }
     chunk->text_bytes = text.size();
-    encode_text(text, absl::StrCat(" at byte offset ", chunk->begin));
+    encode_text(text, 0);
     return chunk;
   };
 
