@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "core/huge_pages.h"
+#include "core/indexed_word.h"
 #include "core/pair_queue.h"
 
 namespace bpeforge::internal {
@@ -76,6 +77,31 @@ void MergeWord(WordTable& words, uint32_t w, uint32_t left, uint32_t right, uint
   words.set_length(w, out);
 }
 
+// The words long enough to be indexed, by id. Built before the first merge and read-only as
+// a map afterwards, so the parts of a merge may rewrite their (disjoint) words at once.
+using IndexedWords = absl::flat_hash_map<uint32_t, IndexedWord>;
+
+IndexedWords IndexLongWords(const WordTable& words, size_t min_length) {
+  IndexedWords indexed;
+  for (uint32_t w : words.ids()) {
+    if (words.length(w) >= min_length) {
+      indexed.try_emplace(w, words.symbols(w), words.length(w));
+    }
+  }
+  return indexed;
+}
+
+// MergeWord for any word: an indexed one keeps its length (its positions) and is rewritten
+// through its index.
+void Rewrite(WordTable& words, IndexedWords& indexed, size_t min_indexed, uint32_t w, uint32_t left,
+             uint32_t right, uint32_t merged, Changes& changes) {
+  if (words.length(w) < min_indexed) return MergeWord(words, w, left, right, merged, changes);
+  const auto f = static_cast<int64_t>(words.count(w));
+  indexed.find(w)->second.Merge(words.symbols(w), left, right, merged, [&](PairKey pair, int sign) {
+    Record(changes, pair, sign * f, w);
+  });
+}
+
 // The pairs of words[ids[begin..end)).
 PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
   PairTable pairs;
@@ -112,12 +138,14 @@ PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& 
 
 Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
                    const Parallelism& parallelism, const std::atomic<bool>* cancel,
-                   const MergeRules& rules) {
+                   const MergeRules& rules, size_t min_indexed_length) {
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
   const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
   PairTable pairs = CountPairs(words, workers, parallelism);
+  min_indexed_length = std::max<size_t>(min_indexed_length, 2);
+  IndexedWords indexed = IndexLongWords(words, min_indexed_length);
   // A pair that would make too long a token is counted like any other but never queued, so
   // it is passed over (Hugging Face's max_token_length).
   auto may_merge = [&](PairKey p) {
@@ -157,7 +185,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
       const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
       for (size_t i = begin; i < end; ++i) {
         if (i + kAhead < end) words.Prefetch(visit[i + kAhead]);
-        MergeWord(words, visit[i], left, right, merged, changes[part]);
+        Rewrite(words, indexed, min_indexed_length, visit[i], left, right, merged, changes[part]);
       }
     };
     if (parts == 1) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "core/indexed_word.h"
 #include "core/parallelism.h"
 #include "core/types.h"
 #include "core/word_table.h"
@@ -31,10 +32,12 @@ struct MergeRules {
 // result is the same for any number of workers. Once `cancel` reads true it stops early (the
 // merges so far are returned; callers tell this from a finished run by the flag).
 // `rules` may stop it earlier, or pass over pairs that would make too long a token.
+// Words of `min_indexed_length` symbols or more are rewritten through an IndexedWord rather
+// than rescanned (the result is the same; tests lower it to exercise the index).
 Merges LearnMerges(WordTable& words, size_t max_merges,
                    const std::function<void(size_t)>& progress = nullptr,
                    const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr,
-                   const MergeRules& rules = {});
+                   const MergeRules& rules = {}, size_t min_indexed_length = kIndexedWordLength);
 
 }  // namespace bpeforge::internal
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/indexed_word.h"
 #include "core/pair_queue.h"
 #include "core/word_table.h"
 #include "tests/reference_trainer.h"
@@ -126,7 +127,55 @@ TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
     EXPECT_EQ(LearnMerges(serial, 40), want) << round;
     WordTable parted = TableOf(words);
     EXPECT_EQ(LearnMerges(parted, 40, nullptr, split), want) << round;
+    // Every word of 5 symbols or more (about half), then every word, rewritten by its index.
+    for (size_t min_indexed : {5, 2}) {
+      WordTable indexed = TableOf(words);
+      EXPECT_EQ(LearnMerges(indexed, 40, nullptr, split, nullptr, {}, min_indexed), want)
+          << round << " " << min_indexed;
+    }
   }
+}
+
+// A few very long words (runs of one letter, random text over small alphabets), as inputs
+// without safe cut points produce: the indexed rewrite gives the scan's merges.
+TEST(LearnMergesTest, LongWordsThroughTheIndex) {
+  std::mt19937_64 rng(7);
+  WordCounts words = {{std::string(3001, 'a'), 1}, {"aaab", 4}};
+  for (const std::string alphabet : {"ab", "abcdefgh"}) {
+    std::string word;
+    for (int i = 0; i < 2500; ++i) word += alphabet[rng() % alphabet.size()];
+    words.emplace_back(word, 1 + rng() % 3);
+  }
+  const Merges want = NaiveMerges(words, 60);
+  ASSERT_EQ(want.size(), 60u);
+  for (size_t min_indexed : {size_t{1000}, kIndexedWordLength}) {
+    WordTable table = TableOf(words);
+    EXPECT_EQ(LearnMerges(table, 60, nullptr, {}, nullptr, {}, min_indexed), want) << min_indexed;
+  }
+}
+
+// The index on its own: merging rewrites the same symbols as a scan, and reports each pair
+// that appears or disappears.
+TEST(IndexedWordTest, MergesLeftToRightAndReportsChanges) {
+  std::vector<uint32_t> s = {'a', 'a', 'a', 'b', 'a', 'b', 'a', 'a'};
+  IndexedWord word(s.data(), static_cast<uint32_t>(s.size()));
+  std::map<PairKey, int> changes;
+  auto record = [&](PairKey pair, int sign) { changes[pair] += sign; };
+  word.Merge(s.data(), 'a', 'a', 'X', record);  // X a b a b X
+  EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'a', 'b', 'a', 'b', 'X'}));
+  EXPECT_EQ(changes[MakePair('X', 'a')], 1);
+  EXPECT_EQ(changes[MakePair('b', 'X')], 1);
+  EXPECT_EQ(changes[MakePair('b', 'a')], -1);  // the last "b a" became "b X"
+  changes.clear();
+  word.Merge(s.data(), 'a', 'b', 'Y', record);  // X Y Y X
+  EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'Y', 'Y', 'X'}));
+  EXPECT_EQ(changes[MakePair('Y', 'Y')], 1);
+  EXPECT_EQ(changes[MakePair('Y', 'X')], 1);
+  EXPECT_EQ(changes[MakePair('X', 'Y')], 1);
+  EXPECT_EQ(changes[MakePair('b', 'a')], -1);
+  word.Merge(s.data(), 'Y', 'Y', 'Z', record);  // X Z X
+  word.Merge(s.data(), 'q', 'q', 'W', record);  // absent: nothing
+  EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'Z', 'X'}));
 }
 
 }  // namespace
