@@ -60,19 +60,27 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
   absl::StatusOr<internal::TiktokenTables> tables =
       internal::TiktokenTablesOf(model.vocab, model.merges, model.special_tokens);
   if (!tables.ok()) return tables.status();
-  absl::StatusOr<std::string> hf_json =
-      internal::FormatHfTokenizerJson(*tables, model.merges, model.pattern, model.custom_pattern);
-  if (!hf_json.ok()) return hf_json.status();
+  using Contents = absl::StatusOr<std::string>;
   return internal::WriteFilesAtomically(
       dir, {
-               {internal::kVocabFile, internal::FormatVocabJson(model.vocab)},
-               {internal::kMergesFile, internal::FormatMergesTxt(model.merges)},
-               {internal::kHfTokenizerFile, *std::move(hf_json)},
-               {internal::kTiktokenRanksFile, internal::FormatTiktokenRanks(tables->ranks)},
+               {internal::kVocabFile,
+                [&]() -> Contents { return internal::FormatVocabJson(model.vocab); }},
+               {internal::kMergesFile,
+                [&]() -> Contents { return internal::FormatMergesTxt(model.merges); }},
+               {internal::kHfTokenizerFile,
+                [&]() -> Contents {
+                  return internal::FormatHfTokenizerJson(*tables, model.merges, model.pattern,
+                                                         model.custom_pattern);
+                }},
+               {internal::kTiktokenRanksFile,
+                [&]() -> Contents { return internal::FormatTiktokenRanks(tables->ranks); }},
                {internal::kTiktokenJsonFile,
-                internal::FormatTiktokenJson(*tables, model.pattern, model.custom_pattern)},
+                [&]() -> Contents {
+                  return internal::FormatTiktokenJson(*tables, model.pattern, model.custom_pattern);
+                }},
                // Last, so that a manifest beside the files means the set is complete.
-               {internal::kManifestFile, internal::FormatManifestJson(manifest)},
+               {internal::kManifestFile,
+                [&]() -> Contents { return internal::FormatManifestJson(manifest); }},
            });
 }
 

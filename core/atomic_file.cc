@@ -100,6 +100,15 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
 
 absl::Status WriteFilesAtomically(const std::string& dir,
                                   const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::pair<std::string, MakeContents>> makers;
+  for (const auto& [name, contents] : files) {
+    makers.emplace_back(name, [&contents]() -> absl::StatusOr<std::string> { return contents; });
+  }
+  return WriteFilesAtomically(dir, makers);
+}
+
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, MakeContents>>& files) {
   if (dir.empty()) return absl::InvalidArgumentError("the output directory is empty (\"\")");
   // Directories made here are removed again if the files cannot all be written, so a failure
   // leaves the tree as it was. (Declared first: it runs after the files' own clean-up.)
@@ -127,11 +136,13 @@ absl::Status WriteFilesAtomically(const std::string& dir,
   // All files are written and synced before the first is renamed into place, so a full disk
   // or an error leaves none of them.
   std::vector<std::unique_ptr<AtomicFile>> open;
-  for (const auto& [name, contents] : files) {
+  for (const auto& [name, make_contents] : files) {
     auto file = std::make_unique<AtomicFile>();
     const std::string path = (std::filesystem::path(dir) / name).string();
     if (absl::Status s = AtomicFile::Open(path, file.get()); !s.ok()) return s;
-    if (absl::Status s = file->Write(contents); !s.ok()) return s;
+    absl::StatusOr<std::string> contents = make_contents();
+    if (!contents.ok()) return contents.status();
+    if (absl::Status s = file->Write(*contents); !s.ok()) return s;
     if (absl::Status s = file->Finish(); !s.ok()) return s;
     open.push_back(std::move(file));
   }

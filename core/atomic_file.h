@@ -4,11 +4,13 @@
 #define BPEFORGE_CORE_ATOMIC_FILE_H_
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace bpeforge::internal {
@@ -44,6 +46,12 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 // set is left behind (earlier files of the same name are kept as they were).
 absl::Status WriteFilesAtomically(const std::string& dir,
                                   const std::vector<std::pair<std::string, std::string>>& files);
+
+// The same, with each file's contents made only when its turn comes and dropped once written,
+// so that at most one file is in memory (a tokenizer's files can be many times its input).
+using MakeContents = std::function<absl::StatusOr<std::string>()>;
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, MakeContents>>& files);
 
 // Reads a whole file; errors name the file.
 absl::Status ReadFile(const std::string& path, std::string* contents);
