@@ -1,9 +1,9 @@
 #include "core/tokenizer.h"
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <limits>
-#include <queue>
-#include <tuple>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/escaping.h"
@@ -281,12 +281,14 @@ void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) c
   for (size_t i = 0; i + 1 < parts.size(); ++i) out->push_back(parts[i].id);
 }
 
-// The same merges in O(n log n): parts form a linked list (a part is named by its start), a
-// heap holds (rank, start) of candidate pairs, and a version per part discards stale ones.
-// Popping the least (rank, start) picks the same pair as the scan above.
+// The same merges in O(n log n): parts form a linked list (a part is named by its start), and
+// a heap holds (rank << 32 | start) of candidate pairs, 8 bytes each. `rank_at[i]` is the rank
+// of the pair starting at part i now; an entry that disagrees is stale (a part's pair only
+// grows, and a rank names one byte string, so a stale entry never matches again). Popping the
+// least (rank, start) picks the same pair as the scan above.
 void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) const {
   const uint32_t n = static_cast<uint32_t>(piece.size());
-  std::vector<uint32_t> next(n), prev(n), version(n, 0);
+  std::vector<uint32_t> next(n), prev(n), rank_at(n);
   for (uint32_t i = 0; i < n; ++i) {
     next[i] = i + 1;
     prev[i] = i - 1;  // wraps for i == 0, never read
@@ -295,26 +297,32 @@ void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) co
     if (next[i] >= n) return kNoRank;
     return RankOf(piece.substr(i, next[next[i]] - i));
   };
-  using Candidate = std::tuple<uint32_t, uint32_t, uint32_t>;  // rank, start, version
-  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    if (uint32_t r = pair_rank(i); r != kNoRank) heap.emplace(r, i, 0);
+  auto entry = [](uint32_t rank, uint32_t start) { return uint64_t{rank} << 32 | start; };
+  std::vector<uint64_t> heap;
+  heap.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    rank_at[i] = pair_rank(i);
+    if (rank_at[i] != kNoRank) heap.push_back(entry(rank_at[i], i));
   }
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  auto push = [&](uint32_t i) {
+    rank_at[i] = pair_rank(i);
+    if (rank_at[i] == kNoRank) return;
+    heap.push_back(entry(rank_at[i], i));
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  };
   while (!heap.empty()) {
-    auto [rank, i, v] = heap.top();
-    heap.pop();
-    if (v != version[i]) continue;
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const uint64_t top = heap.back();
+    heap.pop_back();
+    const auto i = static_cast<uint32_t>(top);
+    if (rank_at[i] != static_cast<uint32_t>(top >> 32)) continue;
     const uint32_t j = next[i];
     next[i] = next[j];
     if (next[j] < n) prev[next[j]] = i;
-    ++version[j];
-    ++version[i];
-    if (uint32_t r = pair_rank(i); r != kNoRank) heap.emplace(r, i, version[i]);
-    if (i > 0) {
-      const uint32_t p = prev[i];
-      ++version[p];
-      if (uint32_t r = pair_rank(p); r != kNoRank) heap.emplace(r, p, version[p]);
-    }
+    rank_at[j] = kNoRank;
+    push(i);
+    if (i > 0) push(prev[i]);
   }
   for (uint32_t i = 0; i < n; i = next[i]) out->push_back(IdOf(piece.substr(i, next[i] - i)));
 }
