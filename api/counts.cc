@@ -10,6 +10,7 @@
 #include "core/input_paths.h"
 #include "core/pretokenizer.h"
 #include "core/special_tokens.h"
+#include "core/status_macros.h"
 #include "parallel/mapped_file.h"
 #include "parallel/train.h"
 
@@ -47,7 +48,7 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
 absl::Status SaveCounts(const CountedText& counted, const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
   internal::AtomicFile file;
-  if (absl::Status s = internal::AtomicFile::Open(path, &file); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   const internal::CountsHeader header{counted.pattern, counted.special_tokens, counted.bytes,
                                       counted.pretokens, counted.custom_pattern};
   if (absl::Status s = internal::WriteCountsFile(
@@ -67,7 +68,7 @@ absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
     absl::StatusOr<internal::CountsHeader> header =
         internal::ParseCountsFile(file->data(), paths[i], &out.counts);
     if (!header.ok()) return header.status();
-    if (absl::Status s = file->CheckUnchanged(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(file->CheckUnchanged());
     if (i == 0) {
       out.pattern = header->pattern;
       out.custom_pattern = header->custom_regex;

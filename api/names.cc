@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
 #include "core/pretokenizer.h"
+#include "core/status_macros.h"
 #include "core/vocab.h"
 
 namespace bpeforge {
@@ -25,7 +26,7 @@ absl::StatusOr<Pattern> ParsePatternOrRegex(absl::string_view value, std::string
     return absl::InvalidArgumentError(absl::StrCat(
         "\"", value, "\" is no pattern name: a pattern is one of gpt2, cl100k, o200k or a regex"));
   }
-  if (absl::Status s = internal::MakeCustomPreTokenizer(value).status(); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::MakeCustomPreTokenizer(value).status());
   *custom_pattern = std::string(value);
   return Pattern::kCustom;
 }

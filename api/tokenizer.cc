@@ -25,6 +25,7 @@
 #include "core/hf_tokenizer_json.h"
 #include "core/id_array.h"
 #include "core/manifest.h"
+#include "core/status_macros.h"
 #include "core/tiktoken_files.h"
 #include "core/utf8.h"
 #include "core/vocab.h"
@@ -103,7 +104,7 @@ std::string Describe(const PatternChoice& p) {
 absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
                                                  const std::vector<std::string>& specials,
                                                  const PatternChoice& pattern) {
-  if (absl::Status s = internal::ValidateSpecialTokens(specials); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(specials));
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::Create(vocab, merges, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return t.status();
@@ -198,7 +199,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
         absl::StrCat(merges_path, ": ", merges->size(), " merges give a vocab of ", vocab.size(),
                      ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
   }
-  if (absl::Status s = CheckVocabJson(vocab_path, vocab); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(CheckVocabJson(vocab_path, vocab));
   auto state = FromVocab(vocab, *merges, specials, pattern);
   if (!state.ok()) return Prefixed(dir, state.status());
   return with_options(std::move(state));
@@ -211,7 +212,7 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
                                                     const LoadOptions& options) {
   absl::StatusOr<internal::Ranks> ranks = internal::ReadTiktokenRanks(path);
   if (!ranks.ok()) return ranks.status();
-  if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(options.special_tokens));
   std::vector<internal::SpecialToken> specials;
   PatternChoice pattern = Requested(options);
   absl::flat_hash_map<std::string, TokenId> known;
@@ -225,7 +226,7 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
     absl::StatusOr<internal::TiktokenJson> meta = internal::ReadTiktokenJson(beside);
     if (!meta.ok()) return meta.status();
     pattern = {meta->pattern, meta->custom_regex};
-    if (absl::Status s = CheckPattern(options, pattern, beside); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(CheckPattern(options, pattern, beside));
     for (const auto& [token, id] : meta->specials) specials.push_back({token, id});
   }
   for (const std::string& s : options.special_tokens) {
@@ -246,7 +247,7 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
   if (absl::Status s = CheckPattern(options, {hf->pattern, hf->custom_regex}, path); !s.ok()) {
     return s;
   }
-  if (absl::Status s = internal::ValidateSpecialTokens(options.special_tokens); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(options.special_tokens));
   std::vector<internal::SpecialToken> specials;
   for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
   for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
@@ -421,15 +422,15 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
 absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::string>& inputs,
                                                        const std::string& output,
                                                        const EncodeFilesOptions& options) const {
-  if (absl::Status s = CheckIdType(state_->tokenizer, options.id_type); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(CheckIdType(state_->tokenizer, options.id_type));
   if (output.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
   const std::string sidecar_path = internal::IdsSidecarPath(output);
   for (const std::string& path : {output, sidecar_path}) {
-    if (absl::Status s = CheckNotAnInput(path, inputs); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(CheckNotAnInput(path, inputs));
   }
   internal::AtomicFile out, sidecar;
-  if (absl::Status s = internal::AtomicFile::Open(output, &out); !s.ok()) return s;
-  if (absl::Status s = internal::AtomicFile::Open(sidecar_path, &sidecar); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(output, &out));
+  BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(sidecar_path, &sidecar));
   const size_t width = internal::IdWidth(options.id_type);
   std::string buffer;
   absl::StatusOr<EncodeFilesStats> stats =
@@ -447,10 +448,10 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
     return s;
   }
   for (internal::AtomicFile* f : {&out, &sidecar}) {
-    if (absl::Status s = f->Finish(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(f->Finish());
   }
   for (internal::AtomicFile* f : {&out, &sidecar}) {
-    if (absl::Status s = f->Commit(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(f->Commit());
   }
   return stats;
 }
@@ -515,11 +516,11 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
       if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
         return absl::CancelledError("decoding was cancelled");
       }
-      if (absl::Status s = sink(buffer); !s.ok()) return s;
+      BPEFORGE_RETURN_IF_ERROR(sink(buffer));
       buffer.clear();
     }
   }
-  if (absl::Status s = ids->CheckUnchanged(); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ids->CheckUnchanged());
   return sink(buffer);
 }
 
@@ -531,7 +532,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
     return s;
   }
   internal::AtomicFile file;
-  if (absl::Status s = internal::AtomicFile::Open(output, &file); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(output, &file));
   absl::Status s =
       DecodeFile(ids_path, options, [&](absl::string_view bytes) { return file.Write(bytes); });
   if (!s.ok()) return s;

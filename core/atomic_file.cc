@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/file_status.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -60,7 +61,7 @@ absl::Status AtomicFile::Finish() {
 }
 
 absl::Status AtomicFile::Commit() {
-  if (absl::Status s = Finish(); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(Finish());
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot write", path_);
   committed_ = true;
   return absl::OkStatus();
@@ -68,8 +69,8 @@ absl::Status AtomicFile::Commit() {
 
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
   AtomicFile file;
-  if (absl::Status s = AtomicFile::Open(path, &file); !s.ok()) return s;
-  if (absl::Status s = file.Write(contents); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, &file));
+  BPEFORGE_RETURN_IF_ERROR(file.Write(contents));
   return file.Commit();
 }
 
@@ -139,15 +140,15 @@ absl::Status WriteFilesAtomically(const std::string& dir,
   for (const auto& [name, make_contents] : files) {
     auto file = std::make_unique<AtomicFile>();
     const std::string path = (std::filesystem::path(dir) / name).string();
-    if (absl::Status s = AtomicFile::Open(path, file.get()); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, file.get()));
     absl::StatusOr<std::string> contents = make_contents();
     if (!contents.ok()) return contents.status();
-    if (absl::Status s = file->Write(*contents); !s.ok()) return s;
-    if (absl::Status s = file->Finish(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(file->Write(*contents));
+    BPEFORGE_RETURN_IF_ERROR(file->Finish());
     open.push_back(std::move(file));
   }
   for (auto& file : open) {
-    if (absl::Status s = file->Commit(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(file->Commit());
   }
   cleanup.ok = true;
   return absl::OkStatus();

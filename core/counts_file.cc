@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "core/pretokenizer.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 
@@ -104,10 +105,10 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
     PutBytes(&buffer, entry->first);
     Put<uint64_t>(&buffer, entry->second);
     if (buffer.size() >= (1 << 20)) {
-      if (absl::Status s = flush(); !s.ok()) return s;
+      BPEFORGE_RETURN_IF_ERROR(flush());
     }
   }
-  if (absl::Status s = flush(); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(flush());
   Put<uint32_t>(&buffer, crc);
   return write(buffer);
 }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "core/atomic_file.h"
 #include "core/byte_unicode.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 
@@ -61,7 +62,7 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntri
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
     const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseVocabJsonEntries(text, path);
 }
 
@@ -109,7 +110,7 @@ absl::StatusOr<Merges> ParseMergesTxt(absl::string_view text, absl::string_view 
 
 absl::StatusOr<Merges> ReadMergesTxt(const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseMergesTxt(text, path);
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "core/atomic_file.h"
 #include "core/byte_unicode.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -123,7 +124,7 @@ absl::StatusOr<Pattern> PatternOf(const json& pre, absl::string_view path,
         absl::StrCat(path, ": a tokenizer without a pre-tokenizer is not supported"));
   }
   if (TypeOf(pre) == "ByteLevel") {
-    if (absl::Status s = CheckByteLevel(pre, true, path); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(CheckByteLevel(pre, true, path));
     return Pattern::kGpt2;
   }
   const json& steps = pre.value("pretokenizers", json::array());
@@ -139,7 +140,7 @@ absl::StatusOr<Pattern> PatternOf(const json& pre, absl::string_view path,
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": only a Split by a Regex pattern, Isolated, is supported"));
   }
-  if (absl::Status s = CheckByteLevel(steps[1], false, path); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(CheckByteLevel(steps[1], false, path));
   std::optional<Pattern> pattern = PatternOfRegex(regex.get<std::string>());
   if (pattern.has_value()) return *pattern;
   // Any other regex is a custom pattern, if the reference matcher compiles it.
@@ -228,15 +229,12 @@ absl::StatusOr<HfTokenizer> ParseHfTokenizerJson(absl::string_view text, absl::s
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": decoder ", TypeOf(decoder), " is not supported"));
     }
-    if (absl::Status s = CheckModel(j["model"], path); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(CheckModel(j["model"], path));
     HfTokenizer out;
-    absl::StatusOr<Pattern> pattern =
-        PatternOf(j.value("pre_tokenizer", json()), path, &out.custom_regex);
-    if (!pattern.ok()) return pattern.status();
-    out.pattern = *pattern;
-    absl::StatusOr<Merges> merges = MergesOf(j["model"].value("merges", json::array()), path);
-    if (!merges.ok()) return merges.status();
-    out.merges = *std::move(merges);
+    BPEFORGE_ASSIGN_OR_RETURN(out.pattern,
+                              PatternOf(j.value("pre_tokenizer", json()), path, &out.custom_regex));
+    BPEFORGE_ASSIGN_OR_RETURN(out.merges,
+                              MergesOf(j["model"].value("merges", json::array()), path));
 
     const json& vocab = j["model"].value("vocab", json());
     const json& added = j.value("added_tokens", json::array());
@@ -289,7 +287,7 @@ absl::StatusOr<HfTokenizer> ParseHfTokenizerJson(absl::string_view text, absl::s
 
 absl::StatusOr<HfTokenizer> ReadHfTokenizerJson(const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseHfTokenizerJson(text, path);
 }
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/atomic_file.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 
@@ -26,7 +27,7 @@ absl::StatusOr<std::optional<IdsSidecar>> ReadIdsSidecar(const std::string& ids_
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return std::nullopt;
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));

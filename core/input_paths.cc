@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/file_status.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -66,7 +67,7 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::str
     struct stat st;
     const bool exists = arg != "-" && stat(arg.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
-      if (absl::Status s = WalkDirectory(arg, include, &out); !s.ok()) return s;
+      BPEFORGE_RETURN_IF_ERROR(WalkDirectory(arg, include, &out));
     } else if (!exists && arg != "-" && IsGlob(arg)) {
       glob_t g{};
       const int rc = glob(arg.c_str(), 0, nullptr, &g);  // sorted by glob itself
@@ -78,7 +79,7 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::str
       if (rc != 0) return absl::InvalidArgumentError(absl::StrCat(arg, ": cannot expand"));
       for (const std::string& m : matches) {
         if (IsDirectory(m)) {
-          if (absl::Status s = WalkDirectory(m, include, &out); !s.ok()) return s;
+          BPEFORGE_RETURN_IF_ERROR(WalkDirectory(m, include, &out));
         } else {
           out.push_back(m);
         }

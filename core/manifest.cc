@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/atomic_file.h"
+#include "core/status_macros.h"
 #include "core/vocab.h"
 
 namespace bpeforge::internal {
@@ -69,7 +70,7 @@ absl::StatusOr<Manifest> ParseManifest(absl::string_view text, absl::string_view
 
 absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseManifest(text, path);
 }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/atomic_file.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -65,7 +66,7 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
 
 absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseTiktokenRanks(text, path);
 }
 
@@ -171,7 +172,7 @@ absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::str
 
 absl::StatusOr<TiktokenJson> ReadTiktokenJson(const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseTiktokenJson(text, path);
 }
 
@@ -201,7 +202,7 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseSpecialTokenId
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds(
     const std::string& path) {
   std::string text;
-  if (absl::Status s = ReadFile(path, &text); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
   return ParseSpecialTokenIds(text, path);
 }
 

@@ -3,12 +3,13 @@
 #include "absl/strings/str_cat.h"
 #include "core/merge_loop.h"
 #include "core/special_tokens.h"
+#include "core/status_macros.h"
 #include "core/vocab.h"
 
 namespace bpeforge::internal {
 
 absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
-  if (absl::Status s = ValidateSpecialTokens(config.special_tokens); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ValidateSpecialTokens(config.special_tokens));
   const size_t specials = SpecialTokens(config.special_tokens).tokens().size();
   if (config.vocab_size < 256 + specials) {
     return absl::InvalidArgumentError(absl::StrCat("vocab size ", config.vocab_size,
@@ -23,7 +24,7 @@ absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>
                                         const std::function<void(size_t)>& progress,
                                         const Parallelism& parallelism,
                                         const std::atomic<bool>* cancel) {
-  if (absl::Status s = ValidateTrainerConfig(config); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(config));
   Trained out;
   out.special_tokens = SpecialTokens(config.special_tokens).tokens();
 

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/file_status.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -298,31 +299,27 @@ absl::StatusOr<bool> IsStreamedInput(const std::string& path) {
   // could end its writer. Others (and missing files) go to MappedFile, which reports them.
   struct stat st;
   if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
-  if (!raw.ok()) return raw.status();
-  absl::StatusOr<std::string> head = (*raw)->Peek(10);
-  if (!head.ok()) return head.status();
-  if (absl::Status s = CheckSupportedFormat(*head, path); !s.ok()) return s;
-  return DetectCompression(*head) != Compression::kNone;
+  BPEFORGE_ASSIGN_OR_RETURN(std::unique_ptr<RawInput> raw, OpenRaw(path));
+  BPEFORGE_ASSIGN_OR_RETURN(const std::string head, raw->Peek(10));
+  BPEFORGE_RETURN_IF_ERROR(CheckSupportedFormat(head, path));
+  return DetectCompression(head) != Compression::kNone;
 }
 
 absl::StatusOr<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<RawInput>> raw = OpenRaw(path);
-  if (!raw.ok()) return raw.status();
-  absl::StatusOr<std::string> head = (*raw)->Peek(10);
-  if (!head.ok()) return head.status();
-  if (absl::Status s = CheckSupportedFormat(*head, path); !s.ok()) return s;
-  switch (DetectCompression(*head)) {
+  BPEFORGE_ASSIGN_OR_RETURN(std::unique_ptr<RawInput> raw, OpenRaw(path));
+  BPEFORGE_ASSIGN_OR_RETURN(const std::string head, raw->Peek(10));
+  BPEFORGE_RETURN_IF_ERROR(CheckSupportedFormat(head, path));
+  switch (DetectCompression(head)) {
     case Compression::kGzip:
-      return std::make_unique<GzipSource>(*std::move(raw));
+      return std::make_unique<GzipSource>(std::move(raw));
     case Compression::kXz:
-      return std::make_unique<XzSource>(*std::move(raw));
+      return std::make_unique<XzSource>(std::move(raw));
     case Compression::kZstd:
-      return std::make_unique<ZstdSource>(*std::move(raw));
+      return std::make_unique<ZstdSource>(std::move(raw));
     case Compression::kNone:
       break;
   }
-  return std::make_unique<PlainSource>(*std::move(raw));
+  return std::make_unique<PlainSource>(std::move(raw));
 }
 
 }  // namespace bpeforge::internal

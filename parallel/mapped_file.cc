@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/file_status.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -108,7 +109,7 @@ absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
   if (!S_ISREG(st.st_mode) || st.st_size == 0) {
     // Pipes, character devices and /proc files (which say size 0) cannot be mapped: read
     // them, so that their bytes are not mistaken for an empty file.
-    if (absl::Status s = ReadAll(file.fd_, path, &file.owned_); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(ReadAll(file.fd_, path, &file.owned_));
     file.data_ = file.owned_.data();
     file.size_ = file.owned_.size();
     close(std::exchange(file.fd_, -1));

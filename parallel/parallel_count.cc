@@ -18,6 +18,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "core/file_status.h"
+#include "core/status_macros.h"
 #include "core/utf8.h"
 #include "parallel/byte_source.h"
 #include "parallel/chunker.h"
@@ -283,7 +284,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   if (cancelled()) return absl::CancelledError("counting was cancelled");
   for (const MappedFile& file : files) {
     if (file.path().empty()) continue;
-    if (absl::Status s = file.CheckUnchanged(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(file.CheckUnchanged());
   }
   if (error.has()) {
     return absl::InvalidArgumentError(absl::StrCat(paths[error.file()], error.what()));

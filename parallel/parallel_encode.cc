@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/file_status.h"
+#include "core/status_macros.h"
 #include "core/utf8.h"
 #include "parallel/byte_source.h"
 #include "parallel/chunker.h"
@@ -246,7 +247,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   if (!status.ok()) return status;
   for (const Input& in : inputs) {
     if (in.streamed) continue;
-    if (absl::Status s = in.mapped.CheckUnchanged(); !s.ok()) return s;
+    BPEFORGE_RETURN_IF_ERROR(in.mapped.CheckUnchanged());
   }
   return stats;
 }

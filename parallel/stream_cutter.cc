@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/status_macros.h"
 #include "parallel/chunker.h"
 
 namespace bpeforge::internal {
@@ -56,14 +57,14 @@ size_t StreamCutter::FindCut() {
 absl::StatusOr<std::optional<StreamCutter::Piece>> StreamCutter::Next() {
   for (;;) {
     if (!eof_ && carry_.size() < target_) {
-      if (absl::Status s = ReadMore(); !s.ok()) return s;
+      BPEFORGE_RETURN_IF_ERROR(ReadMore());
       continue;
     }
     const size_t cut = FindCut();
     if (cut == 0) {
       if (eof_) return std::nullopt;
       // No cut yet: read on (one long pre-token or line, or text without any).
-      if (absl::Status s = ReadMore(); !s.ok()) return s;
+      BPEFORGE_RETURN_IF_ERROR(ReadMore());
       continue;
     }
     Piece piece;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -58,7 +59,7 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
 }
 
 absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
-  if (absl::Status s = ValidateTrainerConfig(options.trainer); !s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                             static_cast<size_t>(ThreadsToUse(options.threads)));
