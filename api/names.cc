@@ -5,9 +5,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
-#include "core/pretokenizer.h"
-#include "core/status_macros.h"
-#include "core/vocab.h"
+#include "core/internal/status_macros.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/train/vocab.h"
 
 namespace bpeforge {
 

@@ -1,6 +1,6 @@
 // The public Tokenizer and StreamEncoder: loading, encoding, decoding, on core's tokenizer and
 // the parallel encoder.
-#include "core/tokenizer.h"
+#include "core/encode/tokenizer.h"
 
 #include <sys/stat.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -19,16 +19,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
-#include "core/atomic_file.h"
-#include "core/file_status.h"
-#include "core/gpt2_files.h"
-#include "core/hf_tokenizer_json.h"
-#include "core/id_array.h"
-#include "core/manifest.h"
-#include "core/status_macros.h"
-#include "core/tiktoken_files.h"
-#include "core/utf8.h"
-#include "core/vocab.h"
+#include "core/formats/gpt2_files.h"
+#include "core/formats/hf_tokenizer_json.h"
+#include "core/formats/id_array.h"
+#include "core/formats/manifest.h"
+#include "core/formats/tiktoken_files.h"
+#include "core/internal/atomic_file.h"
+#include "core/internal/file_status.h"
+#include "core/internal/status_macros.h"
+#include "core/internal/utf8.h"
+#include "core/train/vocab.h"
 #include "parallel/mapped_file.h"
 #include "parallel/parallel_encode.h"
 #include "parallel/stream_encoder.h"

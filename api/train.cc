@@ -5,12 +5,12 @@
 
 #include "api/options.h"
 #include "bpeforge/bpeforge.h"
-#include "core/atomic_file.h"
-#include "core/gpt2_files.h"
-#include "core/hf_tokenizer_json.h"
-#include "core/manifest.h"
-#include "core/tiktoken_files.h"
-#include "core/vocab.h"
+#include "core/formats/gpt2_files.h"
+#include "core/formats/hf_tokenizer_json.h"
+#include "core/formats/manifest.h"
+#include "core/formats/tiktoken_files.h"
+#include "core/internal/atomic_file.h"
+#include "core/train/vocab.h"
 
 namespace bpeforge {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "bench/bench_corpus.h"
-#include "core/pretoken_counter.h"
-#include "core/pretoken_counts.h"
-#include "core/pretokenizer.h"
-#include "core/special_tokens.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/pretokenize/special_tokens.h"
+#include "core/train/pretoken_counter.h"
+#include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "bench/bench_corpus.h"
-#include "core/pretoken_counts.h"
-#include "core/tiktoken_files.h"
-#include "core/tokenizer.h"
-#include "core/trainer.h"
+#include "core/encode/tokenizer.h"
+#include "core/formats/tiktoken_files.h"
+#include "core/train/pretoken_counts.h"
+#include "core/train/trainer.h"
 
 namespace bpeforge::internal {
 namespace {

@@ -24,7 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "bench/corpus_generator.h"
-#include "core/atomic_file.h"
+#include "core/internal/atomic_file.h"
 
 namespace {
 

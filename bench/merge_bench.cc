@@ -12,12 +12,12 @@
 
 #include "absl/strings/string_view.h"
 #include "bench/corpus_generator.h"
-#include "core/merge_loop.h"
-#include "core/pretoken_counter.h"
-#include "core/pretoken_counts.h"
-#include "core/pretokenizer.h"
-#include "core/special_tokens.h"
-#include "core/word_table.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/pretokenize/special_tokens.h"
+#include "core/train/merge_loop.h"
+#include "core/train/pretoken_counter.h"
+#include "core/train/pretoken_counts.h"
+#include "core/train/word_table.h"
 
 namespace bpeforge::internal {
 namespace {

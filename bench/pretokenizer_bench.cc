@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "core/pretokenizer.h"
+#include "core/pretokenize/pretokenizer.h"
 
 namespace bpeforge::internal {
 namespace {

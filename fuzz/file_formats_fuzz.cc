@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "core/gpt2_files.h"
-#include "core/hf_tokenizer_json.h"
-#include "core/manifest.h"
-#include "core/tiktoken_files.h"
-#include "core/tokenizer.h"
-#include "core/vocab.h"
+#include "core/encode/tokenizer.h"
+#include "core/formats/gpt2_files.h"
+#include "core/formats/hf_tokenizer_json.h"
+#include "core/formats/manifest.h"
+#include "core/formats/tiktoken_files.h"
+#include "core/train/vocab.h"
 #include "fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

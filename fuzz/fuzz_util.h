@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "core/utf8.h"
+#include "core/internal/utf8.h"
 
 namespace bpeforge::internal::fuzz {
 

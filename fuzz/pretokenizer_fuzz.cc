@@ -7,7 +7,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "core/pretokenizer.h"
+#include "core/pretokenize/pretokenizer.h"
 #include "fuzz/fuzz_util.h"
 
 namespace bpeforge::internal::fuzz {

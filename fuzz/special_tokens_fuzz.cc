@@ -8,7 +8,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "core/special_tokens.h"
+#include "core/pretokenize/special_tokens.h"
 #include "fuzz/fuzz_util.h"
 
 namespace bpeforge::internal::fuzz {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/file_status.h"
-#include "core/status_macros.h"
+#include "core/internal/file_status.h"
+#include "core/internal/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {

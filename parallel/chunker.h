@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "core/special_tokens.h"
+#include "core/pretokenize/special_tokens.h"
 
 namespace bpeforge::internal {
 

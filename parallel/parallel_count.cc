@@ -17,9 +17,9 @@
 
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
-#include "core/file_status.h"
-#include "core/status_macros.h"
-#include "core/utf8.h"
+#include "core/internal/file_status.h"
+#include "core/internal/status_macros.h"
+#include "core/internal/utf8.h"
 #include "parallel/byte_source.h"
 #include "parallel/chunker.h"
 #include "parallel/mapped_file.h"

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/pretoken_counts.h"
-#include "core/pretokenizer.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/train/pretoken_counts.h"
 #include "parallel/jsonl.h"
 
 namespace bpeforge::internal {

@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "bpeforge/types.h"
-#include "core/tokenizer.h"
+#include "core/encode/tokenizer.h"
 #include "parallel/jsonl.h"
 
 namespace bpeforge::internal {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/status_macros.h"
+#include "core/internal/status_macros.h"
 #include "parallel/chunker.h"
 
 namespace bpeforge::internal {

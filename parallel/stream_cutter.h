@@ -18,7 +18,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "core/special_tokens.h"
+#include "core/pretokenize/special_tokens.h"
 #include "parallel/byte_source.h"
 
 namespace bpeforge::internal {

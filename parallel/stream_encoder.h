@@ -10,7 +10,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "core/tokenizer.h"
+#include "core/encode/tokenizer.h"
 
 namespace bpeforge::internal {
 

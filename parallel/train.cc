@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "core/status_macros.h"
+#include "core/internal/status_macros.h"
 
 namespace bpeforge::internal {
 namespace {

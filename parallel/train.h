@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "core/trainer.h"
+#include "core/train/trainer.h"
 #include "parallel/parallel_count.h"
 
 namespace bpeforge::internal {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/pretokenizer.h"
+#include "core/pretokenize/pretokenizer.h"
 #include "tests/text_gen.h"
 
 namespace bpeforge::internal {

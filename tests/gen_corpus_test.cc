@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "bench/corpus_generator.h"
-#include "core/utf8.h"
+#include "core/internal/utf8.h"
 
 namespace bpeforge::internal::bench {
 namespace {

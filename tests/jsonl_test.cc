@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/input_paths.h"
+#include "core/internal/input_paths.h"
 #include "parallel/train.h"
 #include "tests/compression.h"
 #include "tests/test_util.h"

@@ -1,7 +1,7 @@
 // The merge loop's parts on their own, with no files and no threads: the pair queue's order
 // and tie-break, and LearnMerges on the CS336 handout's example, on hand-made ties, under the
 // trainer options, and against a naive merger that recounts every pair before each merge.
-#include "core/merge_loop.h"
+#include "core/train/merge_loop.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/indexed_word.h"
-#include "core/pair_queue.h"
-#include "core/word_table.h"
+#include "core/train/indexed_word.h"
+#include "core/train/pair_queue.h"
+#include "core/train/word_table.h"
 #include "tests/reference_trainer.h"
 
 namespace bpeforge::internal {

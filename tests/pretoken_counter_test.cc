@@ -1,5 +1,5 @@
 // The compact-key counter counts exactly what a plain map of strings counts.
-#include "core/pretoken_counter.h"
+#include "core/train/pretoken_counter.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/pretoken_counts.h"
-#include "core/pretokenizer.h"
-#include "core/special_tokens.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/pretokenize/special_tokens.h"
+#include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
 namespace {

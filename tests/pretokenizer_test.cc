@@ -1,7 +1,7 @@
 // Pre-tokenizer tests. The regex reference and the fast matcher must both reproduce the
 // fixture (Python's `regex` module); hand-written cases pin exact pieces; seeded differential
 // runs compare the fast matcher with the reference on generated text.
-#include "core/pretokenizer.h"
+#include "core/pretokenize/pretokenizer.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "core/utf8.h"
+#include "core/internal/utf8.h"
 #include "tests/test_util.h"
 
 namespace bpeforge::internal {

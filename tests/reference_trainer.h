@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/pretokenizer.h"
-#include "core/types.h"
+#include "core/internal/types.h"
+#include "core/pretokenize/pretokenizer.h"
 
 namespace bpeforge::internal::testing {
 

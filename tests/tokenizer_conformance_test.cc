@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_split.h"
-#include "core/gpt2_files.h"
-#include "core/tiktoken_files.h"
-#include "core/tokenizer.h"
+#include "core/encode/tokenizer.h"
+#include "core/formats/gpt2_files.h"
+#include "core/formats/tiktoken_files.h"
 #include "parallel/stream_encoder.h"
 #include "tests/test_util.h"
 

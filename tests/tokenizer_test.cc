@@ -1,6 +1,6 @@
 // The tokenizer against a naive encoder written from the definition, plus special tokens,
 // decoding, streaming and the rank-file format.
-#include "core/tokenizer.h"
+#include "core/encode/tokenizer.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "core/pretoken_counts.h"
-#include "core/tiktoken_files.h"
-#include "core/trainer.h"
+#include "core/formats/tiktoken_files.h"
+#include "core/train/pretoken_counts.h"
+#include "core/train/trainer.h"
 #include "parallel/stream_encoder.h"
 #include "tests/text_gen.h"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/gpt2_files.h"
+#include "core/formats/gpt2_files.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 

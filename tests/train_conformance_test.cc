@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/gpt2_files.h"
+#include "core/formats/gpt2_files.h"
 #include "tests/test_util.h"
 
 namespace bpeforge::internal {

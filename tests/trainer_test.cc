@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/vocab.h"
+#include "core/train/vocab.h"
 #include "parallel/train.h"
 #include "tests/reference_trainer.h"
 #include "tests/test_util.h"

@@ -166,8 +166,8 @@ BPEFORGE_API absl::StatusOr<TrainResult> Train(const std::vector<std::string>& i
 // chunk_bytes, cancel), so that several vocabulary sizes can be trained from one count.
 BPEFORGE_API absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                                         const TrainOptions& options);
-// Writes a count file (the format is in core/counts_file.h: versioned, checksummed, sorted so
-// that its bytes do not depend on threads), whole or not at all.
+// Writes a count file (the format is in core/formats/counts_file.h: versioned, checksummed, sorted
+// so that its bytes do not depend on threads), whole or not at all.
 BPEFORGE_API absl::Status SaveCounts(const CountedText& counted, const std::string& path);
 // Reads count files and adds them up. Files counted with another pattern or other special
 // tokens than the first are refused, as are truncated or corrupted ones (checksum).

@@ -1,0 +1,353 @@
+#include "core/encode/tokenizer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <limits>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/internal/utf8.h"
+
+namespace bpeforge::internal {
+namespace {
+
+constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
+// Pre-tokens up to this many bytes use tiktoken's quadratic scan, which is fastest on short
+// input; longer ones a heap, so that a megabyte-long pre-token cannot take hours.
+constexpr size_t kLongPiece = 64;
+// Only pre-tokens up to this size are cached, so the cache's memory stays bounded.
+constexpr size_t kMaxCachedPiece = 64;
+// How far past the vocabulary a special token's given id may lie.
+constexpr size_t kMaxSpecialIdGap = 1024;
+
+uint64_t NextSerial() {
+  static std::atomic<uint64_t> serial{0};
+  return ++serial;
+}
+
+}  // namespace
+
+bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) const {
+  auto it = index_.find(piece);
+  if (it == index_.end()) return false;
+  const TokenId* begin = ids_.data() + it->second.begin;
+  out->insert(out->end(), begin, begin + it->second.size);
+  return true;
+}
+
+void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {
+  if (max_entries_ == 0) return;
+  if (index_.size() >= max_entries_) {
+    index_.clear();
+    ids_.clear();
+  }
+  auto [it, inserted] = index_.try_emplace(
+      piece, Slice{static_cast<uint32_t>(ids_.size()), static_cast<uint32_t>(ids.size())});
+  if (inserted) ids_.insert(ids_.end(), ids.begin(), ids.end());
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
+                                            const std::vector<std::string>& special_tokens,
+                                            Pattern pattern, absl::string_view custom_regex) {
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (vocab[id].empty())
+      return absl::InvalidArgumentError(absl::StrCat("vocab id ", id, " is empty"));
+  }
+  std::vector<SpecialToken> specials;
+  for (const std::string& s : special_tokens) specials.push_back({s, std::nullopt});
+  return CreateWithIds(vocab, merges, specials, pattern, custom_regex);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                   const std::vector<SpecialToken>& special_tokens,
+                                                   Pattern pattern,
+                                                   absl::string_view custom_regex) {
+  // The lowest id of each byte string in the vocab.
+  absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (!vocab[id].empty()) by_bytes.try_emplace(vocab[id], static_cast<TokenId>(id));
+  }
+  Tokenizer t;
+  t.pattern_ = pattern;
+  t.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
+  t.decoder_ = vocab;
+  for (int b = 0; b < 256; ++b) {
+    const std::string byte(1, static_cast<char>(b));
+    auto it = by_bytes.find(byte);
+    if (it == by_bytes.end()) {
+      return absl::InvalidArgumentError(absl::StrFormat("vocab lacks the single byte 0x%02x", b));
+    }
+    t.encoder_.try_emplace(byte, Entry{0, it->second});  // a single byte is never a pair
+  }
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const auto& [left, right] = merges[i];
+    const std::string joined = left + right;
+    for (const std::string* token : {&left, &right, &joined}) {
+      if (!by_bytes.contains(*token)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("merge ", i + 1, " uses or makes a token missing from the vocab: \"",
+                         absl::CHexEscape(*token), "\""));
+      }
+    }
+    // Ranks above the bytes, in merge order; a repeated result keeps its first rank.
+    t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
+  }
+  std::vector<SpecialToken> specials = special_tokens;
+  for (SpecialToken& s : specials) {
+    auto it = by_bytes.find(s.text);
+    if (!s.id.has_value() && it != by_bytes.end()) s.id = it->second;
+  }
+  return Finish(std::move(t), specials);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::FromRanks(
+    const std::vector<std::pair<std::string, TokenId>>& ranks,
+    const std::vector<SpecialToken>& special_tokens, Pattern pattern,
+    absl::string_view custom_regex) {
+  Tokenizer t;
+  t.pattern_ = pattern;
+  t.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
+  for (const auto& [bytes, rank] : ranks) {
+    if (bytes.empty()) return absl::InvalidArgumentError("a ranked token is empty");
+    if (rank == kNoRank)
+      return absl::InvalidArgumentError(absl::StrCat("rank ", rank, " is too large"));
+    if (!t.encoder_.try_emplace(bytes, Entry{rank, rank}).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("token \"", absl::CHexEscape(bytes), "\" is ranked twice"));
+    }
+    if (rank >= t.decoder_.size()) t.decoder_.resize(size_t{rank} + 1);
+    if (!t.decoder_[rank].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("rank ", rank, " is used twice"));
+    }
+    t.decoder_[rank] = bytes;
+  }
+  for (int b = 0; b < 256; ++b) {
+    if (!t.encoder_.contains(std::string(1, static_cast<char>(b)))) {
+      return absl::InvalidArgumentError(absl::StrFormat("no rank for the single byte 0x%02x", b));
+    }
+  }
+  return Finish(std::move(t), special_tokens);
+}
+
+absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
+                                            const std::vector<SpecialToken>& specials) {
+  absl::flat_hash_map<std::string, TokenId> ids;
+  // Given ids may leave a gap after the vocabulary (tiktoken's cl100k_base does), but a small
+  // one: the decoder is sized by the largest id.
+  const size_t id_bound = t.decoder_.size() + specials.size() + kMaxSpecialIdGap;
+  for (const SpecialToken& s : specials) {
+    if (s.text.empty()) return absl::InvalidArgumentError("a special token is empty");
+    if (ids.contains(s.text)) continue;
+    TokenId id = s.id.has_value() ? *s.id : static_cast<TokenId>(t.decoder_.size());
+    if (id >= id_bound) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "special token \"", absl::CHexEscape(s.text), "\" has id ", id,
+          "; special token ids must be below ", id_bound, " (the vocabulary's ", t.decoder_.size(),
+          " ids + ", specials.size(), " special tokens + ", kMaxSpecialIdGap, ")"));
+    }
+    if (id >= t.decoder_.size()) t.decoder_.resize(size_t{id} + 1);
+    if (!t.decoder_[id].empty() && t.decoder_[id] != s.text) {
+      return absl::InvalidArgumentError(absl::StrCat("special token \"", absl::CHexEscape(s.text),
+                                                     "\" has id ", id, ", which is taken"));
+    }
+    t.decoder_[id] = s.text;
+    ids[s.text] = id;
+  }
+  std::vector<std::string> texts;
+  for (const SpecialToken& s : specials) texts.push_back(s.text);
+  t.specials_ = SpecialTokens(texts);
+  for (const std::string& s : t.specials_.tokens()) t.special_ids_.push_back(ids[s]);
+  // Every piece starts as single bytes joined pairwise, so these two small tables answer the
+  // most frequent lookups without hashing.
+  t.byte_ids_.resize(256);
+  t.byte_pairs_.assign(256 * 256, kNotAToken);
+  for (const auto& [bytes, entry] : t.encoder_) {
+    const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
+    if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
+  }
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
+      MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
+  if (!pretokenizer.ok()) return pretokenizer.status();
+  t.pretokenizer_ = *std::move(pretokenizer);
+  t.serial_ = NextSerial();
+  return t;
+}
+
+std::vector<TokenId> Tokenizer::Encode(absl::string_view text) const {
+  // Callers without a cache of their own share one per thread, reset when the tokenizer
+  // changes, so that Encode stays const and thread-safe.
+  thread_local uint64_t owner = 0;
+  thread_local EncodeCache cache;
+  if (owner != serial_) {
+    cache = EncodeCache();
+    owner = serial_;
+  }
+  std::vector<TokenId> ids;
+  Encode(text, &cache, &ids);
+  return ids;
+}
+
+void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
+                       std::vector<TokenId>* out) const {
+  if (specials_.empty()) return EncodeOrdinary(text, cache, out);
+  specials_.Split(
+      text, [&](absl::string_view piece) { EncodeOrdinary(piece, cache, out); },
+      [&](size_t index) { out->push_back(special_ids_[index]); });
+}
+
+void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
+                               std::vector<TokenId>* out) const {
+  pretokenizer_->Split(text, [&](absl::string_view piece) { EncodePreToken(piece, cache, out); });
+}
+
+void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
+                               std::vector<TokenId>* out) const {
+  // As tiktoken: a pre-token that is a token is that token, merges or not.
+  if (auto it = encoder_.find(piece); it != encoder_.end()) {
+    out->push_back(it->second.id);
+    return;
+  }
+  if (cache != nullptr && cache->Find(piece, out)) return;
+  const size_t before = out->size();
+  BytePairEncode(piece, out);
+  if (cache != nullptr && piece.size() <= kMaxCachedPiece) {
+    cache->Insert(piece, absl::MakeConstSpan(*out).subspan(before));
+  }
+}
+
+Tokenizer::Entry Tokenizer::Find(absl::string_view bytes) const {
+  if (bytes.size() == 2) {
+    return byte_pairs_[static_cast<unsigned char>(bytes[0]) * 256 +
+                       static_cast<unsigned char>(bytes[1])];
+  }
+  auto it = encoder_.find(bytes);
+  return it == encoder_.end() ? kNotAToken : it->second;
+}
+
+void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const {
+  if (piece.size() <= 1) {
+    if (piece.size() == 1) out->push_back(byte_ids_[static_cast<unsigned char>(piece[0])]);
+    return;
+  }
+  if (piece.size() <= kLongPiece) {
+    MergeShort(piece, out);
+  } else {
+    MergeLong(piece, out);
+  }
+}
+
+// tiktoken's byte_pair_merge: parts[i] starts at `start`; `pair` is the token made of parts i
+// and i+1 joined (its rank and id), `id` the id of part i. Each round joins the leftmost pair
+// of lowest rank.
+void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) const {
+  struct Part {
+    uint32_t start;
+    TokenId id;
+    Entry pair;
+  };
+  absl::InlinedVector<Part, kLongPiece + 2> parts;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(piece.data());
+  const uint32_t n = static_cast<uint32_t>(piece.size());
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    parts.push_back({i, byte_ids_[bytes[i]], byte_pairs_[bytes[i] * 256 + bytes[i + 1]]});
+  }
+  parts.push_back({n - 1, byte_ids_[bytes[n - 1]], kNotAToken});
+  parts.push_back({n, 0, kNotAToken});
+  // The token of parts i and i+1 joined, after parts i+1 and i+2 were joined.
+  auto joined = [&](size_t i) {
+    return i + 3 < parts.size()
+               ? Find(piece.substr(parts[i].start, parts[i + 3].start - parts[i].start))
+               : kNotAToken;
+  };
+  while (true) {
+    size_t best = 0;
+    uint32_t min_rank = kNoRank;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (parts[i].pair.rank < min_rank) {
+        min_rank = parts[i].pair.rank;
+        best = i;
+      }
+    }
+    if (min_rank == kNoRank) break;
+    if (best > 0) parts[best - 1].pair = joined(best - 1);
+    parts[best].id = parts[best].pair.id;
+    parts[best].pair = joined(best);
+    parts.erase(parts.begin() + best + 1);
+  }
+  for (size_t i = 0; i + 1 < parts.size(); ++i) out->push_back(parts[i].id);
+}
+
+// The same merges in O(n log n): parts form a linked list (a part is named by its start), and
+// a heap holds (rank << 32 | start) of candidate pairs, 8 bytes each. `rank_at[i]` is the rank
+// of the pair starting at part i now; an entry that disagrees is stale (a part's pair only
+// grows, and a rank names one byte string, so a stale entry never matches again). Popping the
+// least (rank, start) picks the same pair as the scan above.
+void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) const {
+  const uint32_t n = static_cast<uint32_t>(piece.size());
+  std::vector<uint32_t> next(n), prev(n), rank_at(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    next[i] = i + 1;
+    prev[i] = i - 1;  // wraps for i == 0, never read
+  }
+  auto pair_rank = [&](uint32_t i) {
+    if (next[i] >= n) return kNoRank;
+    return RankOf(piece.substr(i, next[next[i]] - i));
+  };
+  auto entry = [](uint32_t rank, uint32_t start) { return uint64_t{rank} << 32 | start; };
+  std::vector<uint64_t> heap;
+  heap.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    rank_at[i] = pair_rank(i);
+    if (rank_at[i] != kNoRank) heap.push_back(entry(rank_at[i], i));
+  }
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  auto push = [&](uint32_t i) {
+    rank_at[i] = pair_rank(i);
+    if (rank_at[i] == kNoRank) return;
+    heap.push_back(entry(rank_at[i], i));
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  };
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const uint64_t top = heap.back();
+    heap.pop_back();
+    const auto i = static_cast<uint32_t>(top);
+    if (rank_at[i] != static_cast<uint32_t>(top >> 32)) continue;
+    const uint32_t j = next[i];
+    next[i] = next[j];
+    if (next[j] < n) prev[next[j]] = i;
+    rank_at[j] = kNoRank;
+    push(i);
+    if (i > 0) push(prev[i]);
+  }
+  for (uint32_t i = 0; i < n; i = next[i]) out->push_back(IdOf(piece.substr(i, next[i] - i)));
+}
+
+std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
+  if (id >= decoder_.size() || decoder_[id].empty()) return std::nullopt;
+  return decoder_[id];
+}
+
+absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids) const {
+  std::string text;
+  for (TokenId id : ids) {
+    std::optional<absl::string_view> bytes = TokenBytes(id);
+    if (!bytes.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("id ", id, " is not in the vocabulary"));
+    }
+    text.append(bytes->data(), bytes->size());
+  }
+  return text;
+}
+
+absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) const {
+  absl::StatusOr<std::string> bytes = DecodeBytes(ids);
+  if (!bytes.ok()) return bytes.status();
+  return ReplaceInvalidUtf8(*bytes);
+}
+
+}  // namespace bpeforge::internal

@@ -1,0 +1,140 @@
+// Encoding text to token ids and back, with the semantics of tiktoken (and so of GPT-2):
+// special tokens are matched first (leftmost, then longest); the text between them is cut by
+// the pre-tokenizer pattern; a pre-token that is itself a token is that token, otherwise its
+// bytes are merged pairwise, always joining the adjacent pair whose concatenation has the
+// lowest rank, until no adjacent pair forms a token. Streaming encoding of text that arrives
+// in pieces is in parallel/stream_encoder.h.
+#ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
+#define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "core/internal/types.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/pretokenize/special_tokens.h"
+
+namespace bpeforge::internal {
+
+// A special token and, optionally, the id it must have. Without one it takes the id of an
+// equal vocab entry if there is one, else the next free id.
+struct SpecialToken {
+  std::string text;
+  std::optional<TokenId> id;
+};
+
+// Remembers the ids of recently seen pre-tokens. Not thread-safe: one per thread. Bounded:
+// it starts over when full.
+class EncodeCache {
+ public:
+  explicit EncodeCache(size_t max_entries = 1 << 16) : max_entries_(max_entries) {}
+  // The cached ids of `piece`, or false.
+  bool Find(absl::string_view piece, std::vector<TokenId>* out) const;
+  void Insert(absl::string_view piece, absl::Span<const TokenId> ids);
+  size_t size() const { return index_.size(); }
+
+ private:
+  struct Slice {
+    uint32_t begin, size;
+  };
+  size_t max_entries_;
+  absl::flat_hash_map<std::string, Slice> index_;
+  std::vector<TokenId> ids_;
+};
+
+class Tokenizer {
+ public:
+  // From a vocab (id -> bytes) and merges in rank order: the rank of a merge is its index.
+  // Every single byte and every merge result must be in `vocab`; when two ids have the same
+  // bytes the lower one is produced. `special_tokens` take their id from `vocab` when an
+  // entry has the same bytes, else the next free ids in order.
+  static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
+                                          const std::vector<std::string>& special_tokens,
+                                          Pattern pattern = Pattern::kGpt2,
+                                          absl::string_view custom_regex = "");
+  // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
+  // a special token may come with its id.
+  static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                 const std::vector<SpecialToken>& special_tokens,
+                                                 Pattern pattern = Pattern::kGpt2,
+                                                 absl::string_view custom_regex = "");
+  // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
+  // must be present, ranks must be distinct.
+  static absl::StatusOr<Tokenizer> FromRanks(
+      const std::vector<std::pair<std::string, TokenId>>& ranks,
+      const std::vector<SpecialToken>& special_tokens, Pattern pattern = Pattern::kGpt2,
+      absl::string_view custom_regex = "");
+
+  Tokenizer(Tokenizer&&) = default;
+  Tokenizer& operator=(Tokenizer&&) = default;
+
+  // `text` must be valid UTF-8 (Python strings always are); for other bytes the ids still
+  // decode to the same bytes only if the pre-tokenizer tiles them, which is not promised.
+  std::vector<TokenId> Encode(absl::string_view text) const;
+  // Appends the ids of `text` to *out, using `cache` (one per thread).
+  void Encode(absl::string_view text, EncodeCache* cache, std::vector<TokenId>* out) const;
+  // As Encode, but special tokens are ordinary text.
+  void EncodeOrdinary(absl::string_view text, EncodeCache* cache, std::vector<TokenId>* out) const;
+  // Appends the ids of one pre-token.
+  void EncodePreToken(absl::string_view piece, EncodeCache* cache, std::vector<TokenId>* out) const;
+
+  // Concatenated bytes of the ids; fails on an id that is not in the vocabulary.
+  absl::StatusOr<std::string> DecodeBytes(absl::Span<const TokenId> ids) const;
+  // DecodeBytes with ill-formed UTF-8 replaced by U+FFFD, as bytes.decode(errors="replace").
+  absl::StatusOr<std::string> Decode(absl::Span<const TokenId> ids) const;
+  // The bytes of one id, or nullopt if no token has it.
+  std::optional<absl::string_view> TokenBytes(TokenId id) const;
+
+  // One more than the largest id (special tokens included).
+  size_t id_limit() const { return decoder_.size(); }
+  Pattern pattern() const { return pattern_; }
+  // The regex of a kCustom pattern ("" for the others).
+  const std::string& custom_regex() const { return custom_regex_; }
+  const SpecialTokens& special_tokens() const { return specials_; }
+  const std::vector<TokenId>& special_ids() const { return special_ids_; }  // by index
+  const PreTokenizer& pretokenizer() const { return *pretokenizer_; }
+  // The ids that byte pair merging gives `piece` (no whole-token shortcut, no cache).
+  void BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const;
+
+ private:
+  // What a token is to the encoder: its merge rank and the id it is written as.
+  struct Entry {
+    uint32_t rank;
+    TokenId id;
+  };
+  using EntryMap = absl::flat_hash_map<std::string, Entry>;
+
+  Tokenizer() = default;
+  static absl::StatusOr<Tokenizer> Finish(Tokenizer t, const std::vector<SpecialToken>& specials);
+  static constexpr Entry kNotAToken = {UINT32_MAX, 0};
+  // The token `bytes` (two bytes or more), or kNotAToken.
+  Entry Find(absl::string_view bytes) const;
+  uint32_t RankOf(absl::string_view bytes) const { return Find(bytes).rank; }
+  TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
+  void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
+  void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
+
+  Pattern pattern_ = Pattern::kGpt2;
+  std::string custom_regex_;
+  EntryMap encoder_;                  // the mergeable tokens: bytes -> rank, id
+  std::vector<Entry> byte_pairs_;     // the two-byte tokens, by 256 * first + second
+  std::vector<TokenId> byte_ids_;     // the single bytes
+  std::vector<std::string> decoder_;  // id -> bytes; "" where no token has the id
+  SpecialTokens specials_;
+  std::vector<TokenId> special_ids_;
+  std::unique_ptr<const PreTokenizer> pretokenizer_;
+  uint64_t serial_ = 0;  // tells this tokenizer's thread-local cache from another's
+};
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_ENCODE_TOKENIZER_H_

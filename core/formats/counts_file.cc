@@ -1,0 +1,173 @@
+#include "core/formats/counts_file.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "core/internal/status_macros.h"
+#include "core/pretokenize/pretokenizer.h"
+
+namespace bpeforge::internal {
+
+constexpr absl::string_view kCustomPrefix = "custom:";
+namespace {
+
+constexpr char kMagic[8] = {'B', 'P', 'E', 'F', 'C', 'N', 'T', 'S'};
+constexpr uint32_t kVersion = 1;
+
+template <typename T>
+void Put(std::string* out, T value) {
+  for (size_t i = 0; i < sizeof(T); ++i) out->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+void PutBytes(std::string* out, absl::string_view bytes) {
+  Put<uint32_t>(out, static_cast<uint32_t>(bytes.size()));
+  out->append(bytes.data(), bytes.size());
+}
+
+// Reads the file front to back; every read is bounds-checked.
+class Reader {
+ public:
+  Reader(absl::string_view data, absl::string_view name) : data_(data), name_(name) {}
+  template <typename T>
+  bool Get(T* value) {
+    if (data_.size() - pos_ < sizeof(T)) return false;
+    *value = 0;
+    for (size_t i = 0; i < sizeof(T); ++i) {
+      *value |= static_cast<T>(static_cast<unsigned char>(data_[pos_ + i])) << (8 * i);
+    }
+    pos_ += sizeof(T);
+    return true;
+  }
+  bool GetBytes(absl::string_view* bytes) {
+    uint32_t n = 0;
+    if (!Get(&n) || data_.size() - pos_ < n) return false;
+    *bytes = data_.substr(pos_, n);
+    pos_ += n;
+    return true;
+  }
+  void Skip(size_t n) { pos_ = std::min(pos_ + n, data_.size()); }
+  absl::Status Error(absl::string_view why) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name_, ": ", why, " at byte offset ", pos_, " of ", data_.size()));
+  }
+  size_t pos() const { return pos_; }
+
+ private:
+  absl::string_view data_;
+  absl::string_view name_;
+  size_t pos_ = 0;
+};
+
+uint32_t Crc32(uint32_t crc, absl::string_view bytes) {
+  // zlib takes at most 4 GiB at once.
+  while (!bytes.empty()) {
+    const size_t n = std::min<size_t>(bytes.size(), 1u << 30);
+    crc = static_cast<uint32_t>(
+        crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(n)));
+    bytes.remove_prefix(n);
+  }
+  return crc;
+}
+
+}  // namespace
+
+absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write) {
+  uint32_t crc = Crc32(0, "");
+  std::string buffer;
+  auto flush = [&]() -> absl::Status {
+    crc = Crc32(crc, buffer);
+    absl::Status s = write(buffer);
+    buffer.clear();
+    return s;
+  };
+  buffer.append(kMagic, sizeof kMagic);
+  Put<uint32_t>(&buffer, kVersion);
+  PutBytes(&buffer, header.pattern == Pattern::kCustom
+                        ? absl::StrCat(kCustomPrefix, header.custom_regex)
+                        : std::string(PatternName(header.pattern)));
+  Put<uint32_t>(&buffer, static_cast<uint32_t>(header.special_tokens.size()));
+  for (const std::string& s : header.special_tokens) PutBytes(&buffer, s);
+  Put<uint64_t>(&buffer, header.bytes);
+  Put<uint64_t>(&buffer, header.pretokens);
+  Put<uint64_t>(&buffer, counts.size());
+  std::vector<const PreTokenCounts::value_type*> sorted;
+  sorted.reserve(counts.size());
+  for (const auto& entry : counts) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : sorted) {
+    PutBytes(&buffer, entry->first);
+    Put<uint64_t>(&buffer, entry->second);
+    if (buffer.size() >= (1 << 20)) {
+      BPEFORGE_RETURN_IF_ERROR(flush());
+    }
+  }
+  BPEFORGE_RETURN_IF_ERROR(flush());
+  Put<uint32_t>(&buffer, crc);
+  return write(buffer);
+}
+
+absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
+                                             PreTokenCounts* counts) {
+  if (data.size() < sizeof kMagic || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": not a bpeforge count file (written by `bpeforge count`)"));
+  }
+  // The checksum first, so that a damaged file is named as such rather than by whatever its
+  // damage looks like.
+  if (data.size() < sizeof kMagic + 4) return Reader(data, name).Error("truncated");
+  const absl::string_view body = data.substr(0, data.size() - 4);
+  uint32_t stored = 0;
+  Reader(data.substr(data.size() - 4), name).Get(&stored);
+  if (Crc32(Crc32(0, ""), body) != stored) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": checksum mismatch: the file is truncated or corrupted"));
+  }
+  Reader r(body, name);
+  r.Skip(sizeof kMagic);
+  uint32_t version = 0;
+  if (!r.Get(&version)) return r.Error("truncated");
+  if (version != kVersion) {
+    return r.Error(absl::StrCat("format version ", version, " is not ", kVersion));
+  }
+  CountsHeader header;
+  absl::string_view pattern;
+  if (!r.GetBytes(&pattern)) return r.Error("truncated");
+  if (absl::ConsumePrefix(&pattern, kCustomPrefix)) {
+    header.pattern = Pattern::kCustom;
+    header.custom_regex = std::string(pattern);
+  } else {
+    absl::StatusOr<Pattern> parsed = ParsePattern(pattern);
+    if (!parsed.ok() || *parsed == Pattern::kCustom) {
+      return r.Error(absl::StrCat("unknown pattern \"", pattern, "\""));
+    }
+    header.pattern = *parsed;
+  }
+  uint32_t specials = 0;
+  if (!r.Get(&specials)) return r.Error("truncated");
+  for (uint32_t i = 0; i < specials; ++i) {
+    absl::string_view token;
+    if (!r.GetBytes(&token)) return r.Error("truncated");
+    header.special_tokens.emplace_back(token);
+  }
+  uint64_t distinct = 0;
+  if (!r.Get(&header.bytes) || !r.Get(&header.pretokens) || !r.Get(&distinct)) {
+    return r.Error("truncated");
+  }
+  for (uint64_t i = 0; i < distinct; ++i) {
+    absl::string_view word;
+    uint64_t n = 0;
+    if (!r.GetBytes(&word) || !r.Get(&n)) return r.Error("truncated");
+    (*counts)[word] += n;
+  }
+  if (r.pos() != body.size()) return r.Error("unexpected bytes after the counts");
+  return header;
+}
+
+}  // namespace bpeforge::internal

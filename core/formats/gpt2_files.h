@@ -1,0 +1,36 @@
+// GPT-2's file formats: vocab.json (visible token string -> id) and merges.txt (one merge
+// per line, "A B" in visible form). See byte_unicode.h for the visible form.
+#ifndef BPEFORGE_CORE_FORMATS_GPT2_FILES_H_
+#define BPEFORGE_CORE_FORMATS_GPT2_FILES_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/internal/types.h"
+
+namespace bpeforge::internal {
+
+// vocab.json text with every id in increasing order. Two ids with equal bytes (possible when
+// two different merges build the same string) both appear; JSON readers keep the last.
+std::string FormatVocabJson(const Vocab& vocab);
+// merges.txt text, creation order, no header.
+std::string FormatMergesTxt(const Merges& merges);
+
+// Reads vocab.json. Ids must be distinct and dense (0..n-1). Errors name the file.
+absl::StatusOr<Vocab> ReadVocabJson(const std::string& path);
+// Reads vocab.json as it is: (token bytes, id) per key; a key written twice counts once.
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadVocabJsonEntries(
+    const std::string& path);
+// The same from text; errors name `path`.
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntries(
+    absl::string_view text, absl::string_view path);
+// Reads merges.txt; a leading "#version" line is skipped. Errors name the file and line.
+absl::StatusOr<Merges> ReadMergesTxt(const std::string& path);
+absl::StatusOr<Merges> ParseMergesTxt(absl::string_view text, absl::string_view path);
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_FORMATS_GPT2_FILES_H_

@@ -1,0 +1,209 @@
+#include "core/formats/tiktoken_files.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "core/internal/atomic_file.h"
+#include "core/internal/status_macros.h"
+
+namespace bpeforge::internal {
+namespace {
+
+constexpr size_t kMaxRankGap = 1024;
+size_t RankBound(size_t tokens) { return 2 * tokens + kMaxRankGap; }
+
+}  // namespace
+
+absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_view name) {
+  Ranks ranks;
+  std::vector<size_t> lines;  // the line of each rank, for errors
+  size_t line_no = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    auto error = [&](absl::string_view why) {
+      return absl::InvalidArgumentError(absl::StrCat(name, ":", line_no, ": ", why));
+    };
+    std::vector<absl::string_view> fields = absl::StrSplit(line, ' ');
+    if (fields.size() != 2) return error("expected \"<base64 token> <rank>\"");
+    std::string bytes;
+    // tiktoken writes standard base64; the web-safe alphabet is accepted too.
+    if (fields[0].empty() ||
+        !(absl::Base64Unescape(fields[0], &bytes) ||
+          absl::WebSafeBase64Unescape(fields[0], &bytes)) ||
+        bytes.empty()) {
+      return error(absl::StrCat("invalid base64 token \"", fields[0], "\""));
+    }
+    uint32_t rank = 0;
+    if (!absl::SimpleAtoi(fields[1], &rank) || fields[1].front() == '-' ||
+        fields[1].front() == '+' || rank == UINT32_MAX) {
+      return error(absl::StrCat("invalid rank \"", fields[1], "\""));
+    }
+    ranks.emplace_back(std::move(bytes), rank);
+    lines.push_back(line_no);
+  }
+  // Ranks are ids, and the decoder is sized by the largest, so a far-off rank would cost
+  // gigabytes. Gaps are allowed, but bounded: exported files leave the special tokens' ids and
+  // repeated tokens out.
+  const size_t bound = RankBound(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (ranks[i].second >= bound) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ":", lines[i], ": rank ", ranks[i].second, " is out of range: the ",
+                       ranks.size(), " tokens of this rank file must have ranks below ", bound,
+                       " (twice their number + ", kMaxRankGap, ")"));
+    }
+  }
+  return ranks;
+}
+
+absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path) {
+  std::string text;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
+  return ParseTiktokenRanks(text, path);
+}
+
+std::string FormatTiktokenRanks(const Ranks& ranks) {
+  std::string out;
+  for (const auto& [bytes, rank] : ranks) {
+    absl::StrAppend(&out, absl::Base64Escape(bytes), " ", rank, "\n");
+  }
+  return out;
+}
+
+absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges& merges,
+                                                const std::vector<std::string>& special_tokens) {
+  absl::flat_hash_map<absl::string_view, TokenId> first_id;
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    first_id.try_emplace(vocab[id], static_cast<TokenId>(id));
+  }
+  TiktokenTables tables;
+  absl::flat_hash_set<TokenId> special_ids;
+  for (const std::string& s : special_tokens) {
+    auto it = first_id.find(s);
+    if (it == first_id.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("special token \"", absl::CHexEscape(s), "\" is not in the vocab"));
+    }
+    if (special_ids.insert(it->second).second) tables.specials.emplace_back(s, it->second);
+  }
+  for (size_t id = 0; id < vocab.size(); ++id) {
+    if (special_ids.contains(static_cast<TokenId>(id))) continue;
+    if (first_id[vocab[id]] != id) {
+      ++tables.left_out;
+      continue;
+    }
+    tables.ranks.emplace_back(vocab[id], static_cast<TokenId>(id));
+  }
+  int64_t last = -1;
+  for (size_t i = 0; i < merges.size(); ++i) {
+    auto it = first_id.find(merges[i].first + merges[i].second);
+    if (it == first_id.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("merge ", i + 1, " makes a token that is not in the vocab"));
+    }
+    const TokenId id = it->second;
+    if (static_cast<int64_t>(id) < last) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "merge ", i + 1, " makes id ", id, ", below an earlier merge's ", last,
+          "; tiktoken merges in id order, so these ids cannot be written as a rank file"));
+    }
+    last = std::max<int64_t>(last, id);
+  }
+  return tables;
+}
+
+std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern,
+                               absl::string_view custom_regex) {
+  nlohmann::ordered_json j;
+  j["pat_str"] = std::string(pattern == Pattern::kCustom ? custom_regex : PortableRegex(pattern));
+  j["special_tokens"] = nlohmann::ordered_json::object();
+  for (const auto& [token, id] : tables.specials) j["special_tokens"][token] = id;
+  // js-tiktoken's form: each line starts a run of consecutive ranks.
+  std::string compressed;
+  for (size_t i = 0; i < tables.ranks.size(); ++i) {
+    const auto& [bytes, rank] = tables.ranks[i];
+    const bool run_goes_on = i > 0 && i % 256 != 0 && tables.ranks[i - 1].second + 1 == rank;
+    if (!run_goes_on) absl::StrAppend(&compressed, i > 0 ? "\n" : "", "! ", rank);
+    absl::StrAppend(&compressed, " ", absl::Base64Escape(bytes));
+  }
+  j["bpe_ranks"] = compressed;
+  return j.dump(2) + "\n";
+}
+
+absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::string_view path) {
+  nlohmann::json json =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
+  }
+  TiktokenJson out;
+  if (json.contains("pat_str")) {
+    if (!json["pat_str"].is_string()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": \"pat_str\" is not a string"));
+    }
+    const std::string pat = json["pat_str"].get<std::string>();
+    std::optional<Pattern> pattern = PatternOfRegex(pat);
+    if (pattern.has_value()) {
+      out.pattern = *pattern;
+    } else {
+      if (auto made = MakeCustomPreTokenizer(pat); !made.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(path, ": ", made.status().message()));
+      }
+      out.pattern = Pattern::kCustom;
+      out.custom_regex = pat;
+    }
+  }
+  if (json.contains("special_tokens")) {
+    absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> specials =
+        ParseSpecialTokenIds(json["special_tokens"].dump(), path);
+    if (!specials.ok()) return specials.status();
+    out.specials = *std::move(specials);
+  }
+  return out;
+}
+
+absl::StatusOr<TiktokenJson> ReadTiktokenJson(const std::string& path) {
+  std::string text;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
+  return ParseTiktokenJson(text, path);
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseSpecialTokenIds(
+    absl::string_view text, absl::string_view path) {
+  nlohmann::json json =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
+  }
+  if (json.contains("special_tokens")) json = json["special_tokens"];
+  if (!json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": \"special_tokens\" is not an object"));
+  }
+  std::vector<std::pair<std::string, TokenId>> ids;
+  for (const auto& [token, id] : json.items()) {
+    if (!id.is_number_unsigned() || id.get<uint64_t>() >= UINT32_MAX) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": special token ", nlohmann::json(token).dump(), " has id ",
+                       id.dump(), "; expected an unsigned 32-bit integer"));
+    }
+    ids.emplace_back(token, id.get<TokenId>());
+  }
+  return ids;
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ReadSpecialTokenIds(
+    const std::string& path) {
+  std::string text;
+  BPEFORGE_RETURN_IF_ERROR(ReadFile(path, &text));
+  return ParseSpecialTokenIds(text, path);
+}
+
+}  // namespace bpeforge::internal

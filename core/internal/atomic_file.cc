@@ -1,0 +1,157 @@
+#include "core/internal/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/internal/file_status.h"
+#include "core/internal/status_macros.h"
+
+namespace bpeforge::internal {
+namespace {
+
+absl::Status ErrnoError(absl::string_view what, const std::string& path) {
+  return ErrnoStatus(errno, what, path);
+}
+
+}  // namespace
+
+absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
+  file->path_ = path;
+  file->temp_path_ = path + ".tmp-XXXXXX";
+  int fd = mkstemp(file->temp_path_.data());
+  if (fd < 0) return ErrnoError("cannot create a file beside", path);
+  fchmod(fd, 0644);
+  file->file_ = fdopen(fd, "wb");
+  if (file->file_ == nullptr) {
+    close(fd);
+    unlink(file->temp_path_.c_str());
+    return ErrnoError("cannot open", file->temp_path_);
+  }
+  return absl::OkStatus();
+}
+
+AtomicFile::~AtomicFile() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!temp_path_.empty() && !committed_) unlink(temp_path_.c_str());
+}
+
+absl::Status AtomicFile::Write(absl::string_view data) {
+  if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) {
+    return ErrnoError("cannot write", path_);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Finish() {
+  if (file_ == nullptr) return absl::OkStatus();
+  std::FILE* f = std::exchange(file_, nullptr);
+  bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+  const int e = errno;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) return ErrnoStatus(errno != 0 ? errno : e, "cannot write", path_);
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Commit() {
+  BPEFORGE_RETURN_IF_ERROR(Finish());
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot write", path_);
+  committed_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+  AtomicFile file;
+  BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, &file));
+  BPEFORGE_RETURN_IF_ERROR(file.Write(contents));
+  return file.Commit();
+}
+
+absl::Status ReadFile(const std::string& path, std::string* contents) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError("cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    close(fd);
+    return ErrnoStatus(EISDIR, "cannot read", path);
+  }
+  contents->clear();
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      absl::Status s = ErrnoError("cannot read", path);
+      close(fd);
+      return s;
+    }
+    if (n == 0) break;
+    contents->append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return absl::OkStatus();
+}
+
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::pair<std::string, MakeContents>> makers;
+  for (const auto& [name, contents] : files) {
+    makers.emplace_back(name, [&contents]() -> absl::StatusOr<std::string> { return contents; });
+  }
+  return WriteFilesAtomically(dir, makers);
+}
+
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, MakeContents>>& files) {
+  if (dir.empty()) return absl::InvalidArgumentError("the output directory is empty (\"\")");
+  // Directories made here are removed again if the files cannot all be written, so a failure
+  // leaves the tree as it was. (Declared first: it runs after the files' own clean-up.)
+  std::filesystem::path created;
+  for (std::filesystem::path p = std::filesystem::absolute(dir); !p.empty() && !exists(p);
+       p = p.parent_path()) {
+    created = p;
+    if (p == p.parent_path()) break;
+  }
+  struct RemoveIfFailed {
+    const std::filesystem::path& top;
+    bool ok = false;
+    ~RemoveIfFailed() {
+      std::error_code ignored;
+      if (!ok && !top.empty()) std::filesystem::remove_all(top, ignored);
+    }
+  } cleanup{created};
+
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return ErrnoStatus(ec.value(), "cannot create output directory", dir);
+  if (!std::filesystem::is_directory(dir)) {
+    return ErrnoStatus(ENOTDIR, "cannot write into", dir);
+  }
+  // All files are written and synced before the first is renamed into place, so a full disk
+  // or an error leaves none of them.
+  std::vector<std::unique_ptr<AtomicFile>> open;
+  for (const auto& [name, make_contents] : files) {
+    auto file = std::make_unique<AtomicFile>();
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, file.get()));
+    absl::StatusOr<std::string> contents = make_contents();
+    if (!contents.ok()) return contents.status();
+    BPEFORGE_RETURN_IF_ERROR(file->Write(*contents));
+    BPEFORGE_RETURN_IF_ERROR(file->Finish());
+    open.push_back(std::move(file));
+  }
+  for (auto& file : open) {
+    BPEFORGE_RETURN_IF_ERROR(file->Commit());
+  }
+  cleanup.ok = true;
+  return absl::OkStatus();
+}
+
+}  // namespace bpeforge::internal

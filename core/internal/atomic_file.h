@@ -1,0 +1,61 @@
+// Writing files so that a failure never leaves a partial file behind: write a temporary file
+// in the target directory, flush it, then rename it over the target.
+#ifndef BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
+#define BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace bpeforge::internal {
+
+class AtomicFile {
+ public:
+  // Opens a temporary file beside `path`.
+  static absl::Status Open(const std::string& path, AtomicFile* file);
+  AtomicFile() = default;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();  // Removes the temporary file unless Commit() succeeded.
+
+  absl::Status Write(absl::string_view data);
+  // Flushes, syncs and closes the temporary file (so that a full disk shows here, before any
+  // file of a set is renamed into place).
+  absl::Status Finish();
+  // Finishes, then renames the temporary file to the target path.
+  absl::Status Commit();
+
+ private:
+  std::string path_;
+  std::string temp_path_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+// Writes `contents` to `path` atomically.
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
+
+// Creates `dir` (and parents) if needed, writes every (name, contents) to a temporary file
+// there, and renames them into place only after all were written. On failure no file of the
+// set is left behind (earlier files of the same name are kept as they were).
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, std::string>>& files);
+
+// The same, with each file's contents made only when its turn comes and dropped once written,
+// so that at most one file is in memory (a tokenizer's files can be many times its input).
+using MakeContents = std::function<absl::StatusOr<std::string>()>;
+absl::Status WriteFilesAtomically(const std::string& dir,
+                                  const std::vector<std::pair<std::string, MakeContents>>& files);
+
+// Reads a whole file; errors name the file.
+absl::Status ReadFile(const std::string& path, std::string* contents);
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_

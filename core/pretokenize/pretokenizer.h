@@ -1,0 +1,66 @@
+// Pre-tokenization: splitting text into the pieces inside which merges may happen.
+//
+// Three patterns are known, with the semantics of Python's `regex` module:
+//   gpt2   '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+//   cl100k and o200k: the GPT-4 and GPT-4o patterns (see PatternRegex).
+// Every pattern matches at every position, so the pre-tokens tile the text exactly.
+#ifndef BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_
+#define BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_
+
+#include <memory>
+#include <optional>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/internal/types.h"
+
+namespace bpeforge::internal {
+
+absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // "gpt2", "cl100k", "o200k"
+absl::string_view PatternName(Pattern pattern);
+// The pattern as written for Python's `regex` module (and tiktoken).
+absl::string_view PatternRegex(Pattern pattern);
+// The same pattern in a form that JavaScript, Oniguruma (Hugging Face) and Rust (tiktoken)
+// all compile to the same pre-tokens: (?i:'s|...) spelled out case by case. Written into
+// exported tokenizer files.
+absl::string_view PortableRegex(Pattern pattern);
+// The pattern a regex spells (either form above), or nullopt.
+std::optional<Pattern> PatternOfRegex(absl::string_view regex);
+
+class PreTokenizer {
+ public:
+  virtual ~PreTokenizer() = default;
+
+  // Calls `sink` with every pre-token of `text`, in order. `text` must be valid UTF-8
+  // (callers validate first); on invalid bytes the result is unspecified but memory-safe.
+  virtual void Split(absl::string_view text,
+                     absl::FunctionRef<void(absl::string_view)> sink) const = 0;
+};
+
+// The reference definition: Boost.Regex over ICU, slow but obviously right. Not for kCustom.
+std::unique_ptr<PreTokenizer> MakeRegexPreTokenizer(Pattern pattern);
+
+// The production pre-tokenizer: a hand-written matcher that yields exactly the pre-tokens
+// of the reference. Not for kCustom.
+std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern);
+
+// A custom pattern, written as for Python's `regex` module, run by Boost.Regex over ICU.
+// \p{..} takes Unicode general categories (L, Lu, N, Nd, ... or their long names) and \s is
+// Python's white space, inside and outside brackets; \P{..} and \S only outside them. Text
+// between two matches (or a match of nothing) becomes a pre-token of its own, so that the
+// pieces always tile the text (as Hugging Face's Split does; tiktoken would drop it). Fails,
+// naming the problem, when the regex does not compile.
+absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeCustomPreTokenizer(absl::string_view regex);
+
+// The pre-tokenizer for `pattern`, or for a custom one `custom_regex`.
+absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeAnyPreTokenizer(Pattern pattern,
+                                                                  absl::string_view custom_regex);
+
+// Whether a pattern's pre-tokenizer restarts after an ASCII letter followed by white space
+// (the built-in ones do; see parallel/chunker.h): a custom regex is cut only at special tokens.
+inline bool CutsAfterLetters(Pattern pattern) { return pattern != Pattern::kCustom; }
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_

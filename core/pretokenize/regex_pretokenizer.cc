@@ -1,0 +1,195 @@
+// The reference pre-tokenizer: Boost.Regex with ICU, so that \p-style classes follow Unicode.
+// Boost's ICU flavour spells properties differently from Python's `regex`: `\p{L}` there
+// would mean lower-case letters and `\p{..}` inside brackets is not a property, so the
+// patterns are rewritten with [[:Letter:]]-style classes of the same meaning.
+#include <algorithm>
+#include <boost/regex/icu.hpp>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/pretokenize/pretokenizer.h"
+
+namespace bpeforge::internal {
+namespace {
+
+// Python's `regex` reads \s as the Unicode White_Space property; Boost's \s (ICU u_isspace)
+// would add U+001C..U+001F, so the set is spelled out.
+#define WS \
+  R"(\t\n\x{0B}\f\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000})"
+// (?i:'s|'t|'re|'ve|'m|'ll|'d) under Python's simple case folding, where U+017F LATIN SMALL
+// LETTER LONG S also matches 's' (Boost's (?i) folds with u_tolower and would not).
+#define CONTRACTION R"('(?:[sS\x{17F}]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD]))"
+#define LN "[:Letter:][:Number:]"
+#define UPPER \
+  "[[:Uppercase_Letter:][:Titlecase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
+#define LOWER "[[:Lowercase_Letter:][:Modifier_Letter:][:Other_Letter:][:Mark:]]"
+
+const char* BoostSpelling(Pattern pattern) {
+  switch (pattern) {
+    case Pattern::kGpt2:
+      return "'(?:[sdmt]|ll|ve|re)| ?[[:Letter:]]+| ?[[:Number:]]+| ?[^" WS LN "]+|[" WS
+             "]+(?![^" WS "])|[" WS "]+";
+    case Pattern::kCl100k:
+      return CONTRACTION "|[^\\r\\n" LN "]?[[:Letter:]]+|[[:Number:]]{1,3}| ?[^" WS LN
+                         "]+[\\r\\n]*|[" WS "]*[\\r\\n]+|[" WS "]+(?![^" WS "])|[" WS "]+";
+    case Pattern::kO200k:
+      return "[^\\r\\n" LN "]?" UPPER "*" LOWER "+(?:" CONTRACTION ")?|[^\\r\\n" LN "]?" UPPER
+             "+" LOWER "*(?:" CONTRACTION ")?|[[:Number:]]{1,3}| ?[^" WS LN "]+[\\r\\n/]*|[" WS
+             "]*[\\r\\n]+|[" WS "]+(?![^" WS "])|[" WS "]+";
+    case Pattern::kCustom:
+      break;
+  }
+  return "";
+}
+
+// Python's spelling of a custom regex -> Boost's ICU flavour: \p{..} and \s as above.
+absl::StatusOr<std::string> BoostSpelling(absl::string_view regex) {
+  // Python's one-letter general categories; Boost reads [:L:] as lower-case letters.
+  // Boost knows the two-letter names and most long ones, not these.
+  static const std::pair<const char*, const char*> kLong[] = {
+      {"L", "Letter"},          {"M", "Mark"},       {"N", "Number"}, {"P", "Punctuation"},
+      {"S", "Symbol"},          {"Z", "Separator"},  {"C", "Other"},  {"Spacing_Mark", "Mc"},
+      {"Decimal_Number", "Nd"}, {"Unassigned", "Cn"}};
+  auto category = [](absl::string_view name) -> std::string {
+    for (const auto& [short_name, long_name] : kLong) {
+      if (name == short_name) return long_name;
+    }
+    return std::string(name);
+  };
+  std::string out;
+  bool in_class = false;
+  for (size_t i = 0; i < regex.size(); ++i) {
+    const char c = regex[i];
+    if (c == '\\' && i + 1 < regex.size()) {
+      const char e = regex[i + 1];
+      if (e == 'p' || e == 'P') {
+        const size_t close = regex.find('}', i + 2);
+        if (i + 2 >= regex.size() || regex[i + 2] != '{' || close == absl::string_view::npos) {
+          return absl::InvalidArgumentError(absl::StrCat("\\", std::string(1, e), " at offset ", i,
+                                                         " must be written \\", std::string(1, e),
+                                                         "{Name}"));
+        }
+        const std::string name = category(regex.substr(i + 3, close - i - 3));
+        if (e == 'P' && in_class) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("\\P{..} inside [...] (offset ", i, ") is not supported"));
+        }
+        out += in_class ? absl::StrCat("[:", name, ":]")
+                        : absl::StrCat(e == 'P' ? "[^[:" : "[[:", name, ":]]");
+        i = close;
+        continue;
+      }
+      if (e == 's') {
+        out += in_class ? WS : "[" WS "]";
+        ++i;
+        continue;
+      }
+      if (e == 'S') {
+        if (in_class) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("\\S inside [...] (offset ", i, ") is not supported"));
+        }
+        out += "[^" WS "]";
+        ++i;
+        continue;
+      }
+      out.append(regex.data() + i, 2);
+      ++i;
+      continue;
+    }
+    if (c == '[' && !in_class) {
+      in_class = true;
+      out += c;
+      // A ']' right after '[' or '[^' is a literal.
+      if (i + 1 < regex.size() && regex[i + 1] == '^') out += regex[++i];
+      if (i + 1 < regex.size() && regex[i + 1] == ']') out += regex[++i];
+      continue;
+    }
+    if (c == ']' && in_class) in_class = false;
+    out += c;
+  }
+  if (in_class) return absl::InvalidArgumentError("a '[' is not closed");
+  return out;
+}
+
+#undef CONTRACTION
+#undef LN
+#undef UPPER
+#undef LOWER
+
+class RegexPreTokenizer : public PreTokenizer {
+ public:
+  explicit RegexPreTokenizer(Pattern pattern)
+      : regex_(boost::make_u32regex(BoostSpelling(pattern))) {}
+
+  void Split(absl::string_view text,
+             absl::FunctionRef<void(absl::string_view)> sink) const override {
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    boost::u32regex_iterator<const char*> it(begin, end, regex_), last;
+    for (; it != last; ++it) {
+      const auto& m = (*it)[0];
+      sink(absl::string_view(m.first, static_cast<size_t>(m.second - m.first)));
+    }
+  }
+
+ private:
+  boost::u32regex regex_;
+};
+
+// A custom regex: the text between matches is a piece too, so the pieces tile the text.
+class CustomPreTokenizer : public PreTokenizer {
+ public:
+  explicit CustomPreTokenizer(boost::u32regex regex) : regex_(std::move(regex)) {}
+
+  void Split(absl::string_view text,
+             absl::FunctionRef<void(absl::string_view)> sink) const override {
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    const char* done = begin;
+    boost::u32regex_iterator<const char*> it(begin, end, regex_), last;
+    for (; it != last; ++it) {
+      const auto& m = (*it)[0];
+      if (m.first > done) sink(absl::string_view(done, static_cast<size_t>(m.first - done)));
+      if (m.second > m.first)
+        sink(absl::string_view(m.first, static_cast<size_t>(m.second - m.first)));
+      done = std::max(done, m.second);
+    }
+    if (done < end) sink(absl::string_view(done, static_cast<size_t>(end - done)));
+  }
+
+ private:
+  boost::u32regex regex_;
+};
+
+}  // namespace
+
+#undef WS
+
+std::unique_ptr<PreTokenizer> MakeRegexPreTokenizer(Pattern pattern) {
+  return std::make_unique<RegexPreTokenizer>(pattern);
+}
+
+absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeCustomPreTokenizer(absl::string_view regex) {
+  if (regex.empty()) return absl::InvalidArgumentError("the custom pattern is empty");
+  absl::StatusOr<std::string> spelled = BoostSpelling(regex);
+  if (!spelled.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern ", regex, ": ", spelled.status().message()));
+  }
+  try {
+    return std::make_unique<CustomPreTokenizer>(boost::make_u32regex(*spelled));
+  } catch (const std::exception& e) {  // boost::regex_error, or ICU's conversion errors
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern ", regex, " does not compile: ", e.what()));
+  }
+}
+
+absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeAnyPreTokenizer(Pattern pattern,
+                                                                  absl::string_view custom_regex) {
+  if (pattern == Pattern::kCustom) return MakeCustomPreTokenizer(custom_regex);
+  return MakePreTokenizer(pattern);
+}
+
+}  // namespace bpeforge::internal

@@ -1,0 +1,72 @@
+// A max-priority queue of symbol pairs with lazy deletion.
+//
+// Pair counts live in a table owned by the merge loop; the queue holds (count, pair) entries
+// that may be stale. An entry is pushed whenever a pair's count grows; a shrinking count
+// pushes nothing. Pop() discards entries whose count no longer matches and re-queues a pair
+// whose entry overstates it, so the first valid entry is always the true maximum.
+#ifndef BPEFORGE_CORE_TRAIN_PAIR_QUEUE_H_
+#define BPEFORGE_CORE_TRAIN_PAIR_QUEUE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace bpeforge::internal {
+
+using PairKey = uint64_t;  // (left << 32) | right
+inline PairKey MakePair(uint32_t left, uint32_t right) {
+  return (static_cast<uint64_t>(left) << 32) | right;
+}
+inline uint32_t PairLeft(PairKey p) { return static_cast<uint32_t>(p >> 32); }
+inline uint32_t PairRight(PairKey p) { return static_cast<uint32_t>(p); }
+
+class PairQueue {
+ public:
+  // `token_bytes[id]` gives the bytes of each symbol, for breaking ties.
+  explicit PairQueue(const std::vector<std::string>& token_bytes) : token_bytes_(token_bytes) {}
+
+  void Push(PairKey pair, int64_t count) {
+    heap_.push_back({count, pair});
+    std::push_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
+  }
+
+  // The pair with the highest current count (ties: greater bytes), or nothing.
+  // `current_count(pair)` gives a pair's count now (0 for a pair that is gone).
+  template <typename CountFn>
+  std::optional<PairKey> PopMax(const CountFn& current_count) {
+    while (!heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
+      Entry top = heap_.back();
+      heap_.pop_back();
+      const int64_t current = current_count(top.pair);
+      if (current == top.count && current > 0) return top.pair;
+      if (current > 0 && current < top.count) Push(top.pair, current);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Entry {
+    int64_t count;
+    PairKey pair;
+  };
+  struct Less {
+    const std::vector<std::string>& bytes;
+    bool operator()(const Entry& a, const Entry& b) const {
+      if (a.count != b.count) return a.count < b.count;
+      absl::string_view al = bytes[PairLeft(a.pair)], bl = bytes[PairLeft(b.pair)];
+      if (al != bl) return al < bl;
+      return absl::string_view(bytes[PairRight(a.pair)]) < bytes[PairRight(b.pair)];
+    }
+  };
+  const std::vector<std::string>& token_bytes_;
+  std::vector<Entry> heap_;
+};
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_TRAIN_PAIR_QUEUE_H_

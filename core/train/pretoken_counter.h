@@ -1,0 +1,132 @@
+// Counting pre-tokens at the speed of the pre-tokenizer.
+//
+// Almost every pre-token is at most 15 bytes, so those are packed into a 16-byte key (bytes
+// plus length) held inline in an absl::flat_hash_map: no allocation,
+// no pointer chase and a cheap compare per pre-token. Longer ones go to a map keyed by string.
+#ifndef BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTER_H_
+#define BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTER_H_
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
+#include "core/internal/huge_pages.h"
+
+namespace bpeforge::internal {
+
+class PreTokenCounter {
+ public:
+  void Add(absl::string_view token, uint64_t n = 1) {
+    if (token.size() <= kMaxShort) {
+      short_[Pack(token)] += n;
+    } else {
+      long_[token] += n;
+    }
+  }
+
+  // Once the table has outgrown the caches (a web corpus has millions of distinct
+  // pre-tokens), most new slots miss all of them, and adding in batches pays: AddBatch
+  // prefetches a batch's slots first, so the misses overlap instead of queuing. While the
+  // table is small, plain Add is faster (measured: batching cost 12% on TinyStories-like
+  // text).
+  bool PrefersBatches() const { return short_.capacity() >= kPrefetchFromSlots; }
+
+  // Adds each of tokens[0..n) once, n <= kBatch.
+  static constexpr size_t kBatch = 16;
+  void AddBatch(const absl::string_view* tokens, size_t n) {
+    ShortKey keys[kBatch];
+    for (size_t i = 0; i < n; ++i) {
+      if (tokens[i].size() <= kMaxShort) {
+        keys[i] = Pack(tokens[i]);
+        short_.prefetch(keys[i]);
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (tokens[i].size() <= kMaxShort) {
+        ++short_[keys[i]];
+      } else {
+        ++long_[tokens[i]];
+      }
+    }
+  }
+
+  size_t size() const { return short_.size() + long_.size(); }
+
+  // Calls fn(bytes, count) for every distinct pre-token, in no particular order.
+  void ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const;
+
+  // Adds every count of `other` to this one.
+  void MergeFrom(const PreTokenCounter& other);
+
+ private:
+  static constexpr size_t kMaxShort = 15;
+  // About 3 MB of slots, beyond a core's L2: below it prefetching costs more than it saves.
+  static constexpr size_t kPrefetchFromSlots = size_t{1} << 17;
+  struct ShortKey {
+    uint64_t lo, hi;  // bytes 0..7, bytes 8..14 and the length in the top byte
+    bool operator==(const ShortKey& o) const { return lo == o.lo && hi == o.hi; }
+  };
+  struct ShortKeyHash {
+    size_t operator()(const ShortKey& k) const {
+      // Abseil's mixing of the two words: measured faster here than a plain folded multiply,
+      // whose weaker low bits cost SwissTable more tag collisions.
+      return absl::Hash<std::pair<uint64_t, uint64_t>>{}({k.lo, k.hi});
+    }
+  };
+
+  static uint64_t Load64(const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  static uint32_t Load32(const char* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  // Packs 1..15 bytes without reading outside them (overlapping loads, little-endian).
+  static ShortKey Pack(absl::string_view s) {
+    const char* p = s.data();
+    const size_t n = s.size();
+    uint64_t lo = 0, hi = 0;
+    if (n > 8) {
+      lo = Load64(p);
+      hi = Load64(p + n - 8) >> (8 * (16 - n));
+    } else if (n == 8) {
+      lo = Load64(p);
+    } else if (n >= 4) {
+      lo = Load32(p) | (static_cast<uint64_t>(Load32(p + n - 4)) << (8 * (n - 4)));
+    } else if (n > 0) {
+      lo = static_cast<uint64_t>(static_cast<uint8_t>(p[0])) |
+           (static_cast<uint64_t>(static_cast<uint8_t>(p[n / 2])) << (8 * (n / 2))) |
+           (static_cast<uint64_t>(static_cast<uint8_t>(p[n - 1])) << (8 * (n - 1)));
+    }
+    return ShortKey{lo, hi | (static_cast<uint64_t>(n) << 56)};
+  }
+  static absl::string_view Unpack(const ShortKey& k, char* buf) {
+    std::memcpy(buf, &k.lo, 8);
+    std::memcpy(buf + 8, &k.hi, 8);
+    return absl::string_view(buf, static_cast<size_t>(k.hi >> 56));
+  }
+
+  absl::flat_hash_map<ShortKey, uint64_t, ShortKeyHash, std::equal_to<ShortKey>,
+                      HugePageAllocator<std::pair<const ShortKey, uint64_t>>>
+      short_;
+  struct LongKeyHash {  // transparent: looks up by string_view without a copy
+    using is_transparent = void;
+    size_t operator()(absl::string_view s) const { return absl::Hash<absl::string_view>{}(s); }
+  };
+  absl::flat_hash_map<std::string, uint64_t, LongKeyHash, std::equal_to<>,
+                      HugePageAllocator<std::pair<const std::string, uint64_t>>>
+      long_;
+};
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTER_H_

@@ -1,0 +1,65 @@
+#include "core/train/pretoken_counts.h"
+
+namespace bpeforge::internal {
+namespace {
+
+uint64_t Count(absl::string_view text, const SpecialTokens& specials,
+               const PreTokenizer& pretokenizer, PreTokenCounts& counts) {
+  uint64_t seen = 0;
+  specials.Split(
+      text,
+      [&](absl::string_view piece) {
+        pretokenizer.Split(piece, [&](absl::string_view token) {
+          ++counts[token];
+          ++seen;
+        });
+      },
+      [](size_t) {});
+  return seen;
+}
+
+// The packed counter takes its pre-tokens one by one while its table is small and in batches
+// (views into `text`, which outlives them) once it prefers them; the choice is made per piece.
+uint64_t Count(absl::string_view text, const SpecialTokens& specials,
+               const PreTokenizer& pretokenizer, PreTokenCounter& counts) {
+  uint64_t seen = 0;
+  absl::string_view batch[PreTokenCounter::kBatch];
+  specials.Split(
+      text,
+      [&](absl::string_view piece) {
+        if (!counts.PrefersBatches()) {
+          pretokenizer.Split(piece, [&](absl::string_view token) {
+            counts.Add(token);
+            ++seen;
+          });
+          return;
+        }
+        size_t n = 0;
+        pretokenizer.Split(piece, [&](absl::string_view token) {
+          batch[n++] = token;
+          if (n == PreTokenCounter::kBatch) {
+            counts.AddBatch(batch, n);
+            seen += n;
+            n = 0;
+          }
+        });
+        counts.AddBatch(batch, n);
+        seen += n;
+      },
+      [](size_t) {});
+  return seen;
+}
+
+}  // namespace
+
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, PreTokenCounts* counts) {
+  return Count(text, specials, pretokenizer, *counts);
+}
+
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, PreTokenCounter* counts) {
+  return Count(text, specials, pretokenizer, *counts);
+}
+
+}  // namespace bpeforge::internal

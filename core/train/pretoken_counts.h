@@ -1,0 +1,30 @@
+// Counting pre-tokens: the first phase of training.
+#ifndef BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
+#define BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "core/pretokenize/pretokenizer.h"
+#include "core/pretokenize/special_tokens.h"
+#include "core/train/pretoken_counter.h"
+
+namespace bpeforge::internal {
+
+// Pre-token bytes -> number of occurrences. Lookups take string_view, so counting an
+// already-known pre-token allocates nothing.
+using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
+
+// Adds the pre-tokens of `text` to `counts`: special tokens are cut out (they never take
+// part in merges) and every piece between them is pre-tokenized. Returns the number of
+// pre-tokens seen.
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, PreTokenCounts* counts);
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, PreTokenCounter* counts);
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_

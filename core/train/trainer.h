@@ -1,0 +1,47 @@
+// Training from pre-token counts, separated from all I/O: the parallel driver (and any
+// other front end) counts pre-tokens and hands them here.
+#ifndef BPEFORGE_CORE_TRAIN_TRAINER_H_
+#define BPEFORGE_CORE_TRAIN_TRAINER_H_
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/internal/parallelism.h"
+#include "core/internal/types.h"
+#include "core/train/merge_loop.h"
+#include "core/train/pretoken_counts.h"
+
+namespace bpeforge::internal {
+
+struct TrainerConfig {
+  size_t vocab_size = 0;
+  std::vector<std::string> special_tokens;  // duplicates are used once
+  IdLayout layout = IdLayout::kBytesFirst;
+  MergeRules rules;
+};
+
+struct Trained {
+  Vocab vocab;
+  Merges merges;
+  std::vector<std::string> special_tokens;  // distinct, in given order
+};
+
+// Checks the config: no empty special token, vocab_size >= 256 + distinct specials.
+absl::Status ValidateTrainerConfig(const TrainerConfig& config);
+
+// Learns merges until 256 + specials + merges reaches vocab_size or no pair is left.
+// `parallelism` may spread the merge loop's word rewrites; it never changes the result.
+// Once `cancel` reads true, returns Cancelled within a few merges.
+absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                        const TrainerConfig& config,
+                                        const std::function<void(size_t)>& progress = nullptr,
+                                        const Parallelism& parallelism = {},
+                                        const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_TRAIN_TRAINER_H_

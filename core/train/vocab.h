@@ -1,0 +1,24 @@
+// Building the id -> bytes table from special tokens and merges, in either id layout.
+#ifndef BPEFORGE_CORE_TRAIN_VOCAB_H_
+#define BPEFORGE_CORE_TRAIN_VOCAB_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/internal/types.h"
+
+namespace bpeforge::internal {
+
+// The vocabulary: 256 single bytes, `special_tokens` (distinct, in order), and one token
+// per merge (left + right), numbered as `layout` says.
+Vocab BuildVocab(const std::vector<std::string>& special_tokens, const Merges& merges,
+                 IdLayout layout);
+
+absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  // "bytes-first" or "hf"
+absl::string_view IdLayoutName(IdLayout layout);
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_TRAIN_VOCAB_H_
