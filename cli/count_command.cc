@@ -1,6 +1,5 @@
 #include "cli/count_command.h"
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -31,10 +30,10 @@ int Fail(const absl::Status& status) { return cli::Fail("count", status); }
 
 int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
            const absl::StatusOr<CountedText>& counted, const std::vector<uint64_t>& rank_peaks,
-           std::chrono::steady_clock::time_point start);
+           const Stopwatch& stopwatch);
 
 int RunCount(const CountArgs& args) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   TrainOptions options;
   options.special_tokens = args.special_tokens;
   options.input = InputOptionsOf(args.input);
@@ -84,17 +83,16 @@ int RunCount(const CountArgs& args) {
   }
   progress.Finish();
   std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
-  return ranks::ExitCode(Finish(args, *inputs, counted, all.peaks, start));
+  return ranks::ExitCode(Finish(args, *inputs, counted, all.peaks, stopwatch));
 }
 
 // The leader's part after counting: write the count file and print the summary.
 int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
            const absl::StatusOr<CountedText>& counted, const std::vector<uint64_t>& rank_peaks,
-           std::chrono::steady_clock::time_point start) {
+           const Stopwatch& stopwatch) {
   if (!counted.ok()) return Fail(counted.status());
   if (absl::Status s = SaveCounts(*counted, args.out); !s.ok()) return Fail(s);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = stopwatch.Seconds();
   const std::string read = args.merge ? absl::StrFormat("%.1f MB of text in %d count file(s)",
                                                         counted->bytes / 1e6, inputs.size())
                                       : DescribeRead(counted->bytes, inputs.size(), counted->input);

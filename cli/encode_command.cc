@@ -1,7 +1,6 @@
 #include "cli/encode_command.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -44,10 +43,8 @@ int RunEncode(const EncodeArgs& args) {
   absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
   if (!inputs.ok()) return Fail(inputs.status());
 
-  const auto start = std::chrono::steady_clock::now();
-  auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  const Stopwatch stopwatch;
+  auto seconds = [&] { return stopwatch.Seconds(); };
   Progress progress(!args.quiet);
   EncodeFilesOptions options;
   options.threads = static_cast<int>(*threads);

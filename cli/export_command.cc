@@ -1,6 +1,5 @@
 #include "cli/export_command.h"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -9,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
+#include "cli/progress.h"
 #include "cli/tokenizer_flags.h"
 
 namespace bpeforge::cli {
@@ -22,7 +22,7 @@ struct ExportArgs {
 int Fail(const absl::Status& status) { return cli::Fail("export", status); }
 
 int RunExport(const ExportArgs& args) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   std::string out = args.out_dir;
   if (out.empty()) {
     if (args.tokenizer.dir.empty() || !std::filesystem::is_directory(args.tokenizer.dir)) {
@@ -45,8 +45,7 @@ int RunExport(const ExportArgs& args) {
     ++tokens;
     if (!seen.insert(*bytes).second) ++left_out;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = stopwatch.Seconds();
   std::printf(
       "wrote %s/{vocab.json,merges.txt,tokenizer.json,tokenizer.tiktoken,tiktoken.json,"
       "bpeforge.json}: %zu tokens + %zu special, pattern %s, in %.2f s\n",

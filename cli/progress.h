@@ -1,5 +1,5 @@
 // Progress lines on stderr: rewritten in place on a terminal, plain lines (at most one every
-// few seconds) in a log.
+// few seconds) in a log; and the stopwatch behind each summary's time.
 #ifndef BPEFORGE_CLI_PROGRESS_H_
 #define BPEFORGE_CLI_PROGRESS_H_
 
@@ -23,6 +23,17 @@ class Progress {
   bool dirty_ = false;
   std::mutex mu_;
   std::chrono::steady_clock::time_point last_{};
+};
+
+// Wall seconds since it was made: the time a command's summary reports.
+class Stopwatch {
+ public:
+  double Seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace bpeforge::cli

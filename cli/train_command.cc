@@ -1,7 +1,6 @@
 #include "cli/train_command.h"
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -43,10 +42,10 @@ int Fail(const absl::Status& status) { return cli::Fail("train", status); }
 
 absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
                                              const TrainOptions& options,
-                                             std::chrono::steady_clock::time_point start);
+                                             const Stopwatch& stopwatch);
 int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
            const absl::StatusOr<TrainResult>& result, const std::vector<uint64_t>& rank_peaks,
-           std::chrono::steady_clock::time_point start);
+           const Stopwatch& stopwatch);
 
 // Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
 absl::Status WriteStatsJson(const std::string& path, const std::string& text) {
@@ -87,7 +86,7 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested
 absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args,
                                                 const std::vector<std::string>& inputs,
                                                 TrainOptions* options) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   absl::StatusOr<CountedText> counted = LoadCounts(inputs);
   if (!counted.ok()) return counted.status();
   if (!args.pattern.empty() && (options->pattern != counted->pattern ||
@@ -105,16 +104,15 @@ absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args,
   options->pattern = counted->pattern;
   options->custom_pattern = counted->custom_pattern;
   options->special_tokens = counted->special_tokens;
-  return TrainFromCounted(*counted, *options, start);
+  return TrainFromCounted(*counted, *options, stopwatch);
 }
 
 // Learns merges from counts made since `start` (read from count files, or counted by the
 // ranks of an MPI job); the time before learning is the stats' pre-tokenize time.
 absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
                                              const TrainOptions& options,
-                                             std::chrono::steady_clock::time_point start) {
-  const double count_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                                             const Stopwatch& stopwatch) {
+  const double count_seconds = stopwatch.Seconds();
   absl::StatusOr<TrainResult> result = TrainFromCounts(counted.counts, options);
   if (!result.ok()) return result.status();
   result->stats.bytes = counted.bytes;
@@ -125,7 +123,7 @@ absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
 }
 
 int RunTrain(const TrainArgs& args) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   TrainOptions options;
   absl::StatusOr<uint64_t> vocab_size =
       ParseDecimal(args.vocab_size, "--vocab-size", 1, kMaxVocabSize);
@@ -184,30 +182,29 @@ int RunTrain(const TrainArgs& args) {
     result = Train(*inputs, options);
   } else {
     // Under mpirun: every rank counts its share, the leader learns merges from the sum.
-    const auto count_start = std::chrono::steady_clock::now();
+    const Stopwatch count_stopwatch;
     absl::StatusOr<ranks::Counted> made = ranks::Count(*inputs, options);
     progress.Finish();
     if (!made.ok()) return Fail(made.status());
     if (!ranks::Leader()) return ranks::ExitCode(0);
     all = *std::move(made);
-    result = TrainFromCounted(*all.counted, options, count_start);
+    result = TrainFromCounted(*all.counted, options, count_stopwatch);
   }
   progress.Finish();
   std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
-  return ranks::ExitCode(Finish(args, *inputs, result, all.peaks, start));
+  return ranks::ExitCode(Finish(args, *inputs, result, all.peaks, stopwatch));
 }
 
 // The leader's part after training: write the tokenizer, print the summary and the stats.
 int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
            const absl::StatusOr<TrainResult>& result, const std::vector<uint64_t>& rank_peaks,
-           std::chrono::steady_clock::time_point start) {
+           const Stopwatch& stopwatch) {
   if (!result.ok()) return Fail(result.status());
   const uint64_t vocab_size = std::stoull(args.vocab_size);
   const uint64_t min_frequency = std::stoull(args.min_frequency);
   const BpeModel& t = result->model;
   if (absl::Status s = SaveTokenizer(t, args.out_dir); !s.ok()) return Fail(s);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = stopwatch.Seconds();
 
   const TrainStats& s = result->stats;
   const std::string rank_note = ranks::DescribeRankPeaks(rank_peaks);
