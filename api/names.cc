@@ -18,13 +18,14 @@ absl::string_view PatternName(Pattern pattern) { return internal::PatternName(pa
 absl::string_view PatternRegex(Pattern pattern) { return internal::PatternRegex(pattern); }
 absl::StatusOr<Pattern> ParsePatternOrRegex(absl::string_view value, std::string* custom_pattern) {
   custom_pattern->clear();
-  if (value == "gpt2" || value == "cl100k" || value == "o200k") return ParsePattern(value);
+  if (std::optional<Pattern> named = internal::PatternNamed(value)) return *named;
   const bool bare_word = std::all_of(value.begin(), value.end(), [](char c) {
     return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
   });
   if (bare_word) {  // the empty string too
-    return absl::InvalidArgumentError(absl::StrCat(
-        "\"", value, "\" is no pattern name: a pattern is one of gpt2, cl100k, o200k or a regex"));
+    return absl::InvalidArgumentError(absl::StrCat("\"", value,
+                                                   "\" is no pattern name: a pattern is one of ",
+                                                   internal::PatternNames(), ", or a regex"));
   }
   BPEFORGE_RETURN_IF_ERROR(internal::MakeCustomPreTokenizer(value).status());
   *custom_pattern = std::string(value);

@@ -181,6 +181,29 @@ TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
   EXPECT_FALSE(std::ifstream(dir.File("ids")).good());
 }
 
+// One table of names: the short names and tiktoken's, in both parsers; the message lists them.
+TEST(ApiTest, PatternNamesAreOneList) {
+  for (const auto& [name, want] :
+       std::vector<std::pair<std::string, Pattern>>{{"gpt2", Pattern::kGpt2},
+                                                    {"cl100k", Pattern::kCl100k},
+                                                    {"cl100k_base", Pattern::kCl100k},
+                                                    {"o200k_base", Pattern::kO200k}}) {
+    std::string custom = "x";
+    EXPECT_EQ(ParsePatternOrRegex(name, &custom).value(), want) << name;
+    EXPECT_EQ(custom, "");
+    EXPECT_EQ(ParsePattern(name).value(), want) << name;
+  }
+  EXPECT_EQ(PatternName(Pattern::kO200k), "o200k");
+  std::string custom;
+  absl::StatusOr<Pattern> bad = ParsePatternOrRegex("p50k", &custom);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("one of gpt2, cl100k or o200k, or a regex"),
+            std::string::npos)
+      << bad.status();
+  EXPECT_EQ(ParsePatternOrRegex(" ?\\p{L}+", &custom).value(), Pattern::kCustom);
+  EXPECT_EQ(custom, " ?\\p{L}+");
+}
+
 TEST(ApiTest, ErrorsSayWhatAndWhere) {
   TempDir dir;
   const std::string missing = dir.File("missing.txt");

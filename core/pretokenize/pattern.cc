@@ -1,29 +1,56 @@
+#include <iterator>
+#include <optional>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "core/pretokenize/pretokenizer.h"
 
 namespace bpeforge::internal {
 
+namespace {
+
+// The one table of pattern names: the CLI, the library and the manifest all read it.
+struct NamedPattern {
+  Pattern pattern;
+  absl::string_view name;
+  absl::string_view tiktoken_name;  // also accepted
+};
+constexpr NamedPattern kNamedPatterns[] = {
+    {Pattern::kGpt2, "gpt2", "gpt2"},
+    {Pattern::kCl100k, "cl100k", "cl100k_base"},
+    {Pattern::kO200k, "o200k", "o200k_base"},
+};
+
+}  // namespace
+
+std::optional<Pattern> PatternNamed(absl::string_view name) {
+  for (const NamedPattern& p : kNamedPatterns) {
+    if (name == p.name || name == p.tiktoken_name) return p.pattern;
+  }
+  return std::nullopt;
+}
+
+std::string PatternNames() {
+  std::string out;
+  const size_t n = std::size(kNamedPatterns);
+  for (size_t i = 0; i < n; ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : i + 1 == n ? " or " : ", ", kNamedPatterns[i].name);
+  }
+  return out;
+}
+
 absl::StatusOr<Pattern> ParsePattern(absl::string_view name) {
-  if (name == "gpt2") return Pattern::kGpt2;
-  if (name == "cl100k" || name == "cl100k_base") return Pattern::kCl100k;
-  if (name == "o200k" || name == "o200k_base") return Pattern::kO200k;
+  if (std::optional<Pattern> pattern = PatternNamed(name)) return *pattern;
   if (name == "custom") return Pattern::kCustom;
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown pattern \"", name, "\" (expected gpt2, cl100k or o200k)"));
+      absl::StrCat("unknown pattern \"", name, "\" (expected ", PatternNames(), ")"));
 }
 
 absl::string_view PatternName(Pattern pattern) {
-  switch (pattern) {
-    case Pattern::kGpt2:
-      return "gpt2";
-    case Pattern::kCl100k:
-      return "cl100k";
-    case Pattern::kO200k:
-      return "o200k";
-    case Pattern::kCustom:
-      return "custom";
+  for (const NamedPattern& p : kNamedPatterns) {
+    if (p.pattern == pattern) return p.name;
   }
-  return "";
+  return "custom";
 }
 
 absl::string_view PatternRegex(Pattern pattern) {

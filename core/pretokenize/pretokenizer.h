@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
@@ -17,7 +18,13 @@
 
 namespace bpeforge::internal {
 
-absl::StatusOr<Pattern> ParsePattern(absl::string_view name);  // "gpt2", "cl100k", "o200k"
+// The built-in pattern named `name` ("gpt2", "cl100k", "o200k", or tiktoken's "cl100k_base",
+// "o200k_base"), if any.
+std::optional<Pattern> PatternNamed(absl::string_view name);
+// The names, for messages: "gpt2, cl100k or o200k".
+std::string PatternNames();
+// PatternNamed, or "custom" (as manifests write it); otherwise an error listing the names.
+absl::StatusOr<Pattern> ParsePattern(absl::string_view name);
 absl::string_view PatternName(Pattern pattern);
 // The pattern as written for Python's `regex` module (and tiktoken).
 absl::string_view PatternRegex(Pattern pattern);

@@ -110,9 +110,6 @@ def _choice(value: str, name: str, allowed: Sequence[str]) -> str:
     return value
 
 
-_PATTERNS = ("gpt2", "cl100k", "o200k")
-
-
 def _pattern(value: str) -> str:
     """A pattern name or a regex; the C++ layer checks which (ValueError when neither)."""
     if not isinstance(value, str):
