@@ -91,16 +91,62 @@ IndexedWords IndexLongWords(const WordTable& words, size_t min_length) {
   return indexed;
 }
 
-// MergeWord for any word: an indexed one keeps its length (its positions) and is rewritten
-// through its index.
-void Rewrite(WordTable& words, IndexedWords& indexed, size_t min_indexed, uint32_t w, uint32_t left,
-             uint32_t right, uint32_t merged, Changes& changes) {
-  if (words.length(w) < min_indexed) return MergeWord(words, w, left, right, merged, changes);
-  const auto f = static_cast<int64_t>(words.count(w));
-  indexed.find(w)->second.Merge(words.symbols(w), left, right, merged, [&](PairKey pair, int sign) {
-    Record(changes, pair, sign * f, w);
-  });
-}
+// Rewrites the words of each merge, on the calling thread or split among the workers. The
+// result is the same either way: a pair's word list holds each word once (lists are built a
+// whole word at a time), so the parts rewrite disjoint words and only their change maps are
+// added up. This is the one place where the parallel path differs from the serial one.
+class Rewriter {
+ public:
+  Rewriter(WordTable& words, const Parallelism& parallelism, size_t min_indexed_length)
+      : words_(words),
+        parallelism_(parallelism),
+        workers_(parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1),
+        min_indexed_(std::max<size_t>(min_indexed_length, 2)),
+        indexed_(IndexLongWords(words, min_indexed_)),
+        changes_(workers_) {}
+
+  // Rewrites `left right` as `merged` in every word of `visit`; returns the count changes.
+  Changes& Merge(const WordList& visit, uint32_t left, uint32_t right, uint32_t merged) {
+    const size_t parts =
+        visit.size() >= std::max<size_t>(parallelism_.min_split_words, 1) ? workers_ : 1;
+    auto rewrite_part = [&](size_t part) {
+      constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
+      const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
+      for (size_t i = begin; i < end; ++i) {
+        if (i + kAhead < end) words_.Prefetch(visit[i + kAhead]);
+        MergeAnyWord(visit[i], left, right, merged, changes_[part]);
+      }
+    };
+    changes_[0].clear();
+    if (parts == 1) {
+      rewrite_part(0);
+    } else {
+      parallelism_.run(parts, rewrite_part);
+      for (size_t part = 1; part < parts; ++part) {
+        AddPart(changes_[0], changes_[part]);
+        changes_[part].clear();
+      }
+    }
+    return changes_[0];
+  }
+
+ private:
+  // An indexed word keeps its length (its positions) and is rewritten through its index.
+  void MergeAnyWord(uint32_t w, uint32_t left, uint32_t right, uint32_t merged, Changes& changes) {
+    if (words_.length(w) < min_indexed_) return MergeWord(words_, w, left, right, merged, changes);
+    const auto f = static_cast<int64_t>(words_.count(w));
+    indexed_.find(w)->second.Merge(
+        words_.symbols(w), left, right, merged,
+        [&](PairKey pair, int sign) { Record(changes, pair, sign * f, w); });
+  }
+
+  WordTable& words_;
+  const Parallelism& parallelism_;
+  const size_t workers_;
+  const size_t min_indexed_;
+  IndexedWords indexed_;
+  std::vector<Changes> changes_;  // one per part of a merge's words
+};
 
 // The pairs of words[ids[begin..end)).
 PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
@@ -139,15 +185,21 @@ PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& 
 Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
                    const Parallelism& parallelism, const std::atomic<bool>* cancel,
                    const MergeRules& rules, size_t min_indexed_length) {
+  // 1. The first 256 tokens are the bytes; each merge appends the token it makes.
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
+  // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
+  //    words hold it (the inverted index).
   const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
   PairTable pairs = CountPairs(words, workers, parallelism);
-  min_indexed_length = std::max<size_t>(min_indexed_length, 2);
-  IndexedWords indexed = IndexLongWords(words, min_indexed_length);
-  // A pair that would make too long a token is counted like any other but never queued, so
-  // it is passed over (Hugging Face's max_token_length).
+  auto current_count = [&pairs](PairKey p) -> int64_t {
+    auto it = pairs.find(p);
+    return it == pairs.end() ? 0 : it->second.count;
+  };
+
+  // 3. Queue the pairs by count. A pair that would make too long a token is counted like any
+  //    other but never queued, so it is passed over (Hugging Face's max_token_length).
   auto may_merge = [&](PairKey p) {
     return rules.max_token_length == 0 ||
            token_bytes[PairLeft(p)].size() + token_bytes[PairRight(p)].size() <=
@@ -157,47 +209,30 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
   for (const auto& [pair, info] : pairs) {
     if (may_merge(pair)) queue.Push(pair, info.count);
   }
-  auto current_count = [&pairs](PairKey p) -> int64_t {
-    auto it = pairs.find(p);
-    return it == pairs.end() ? 0 : it->second.count;
-  };
 
+  // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
+  Rewriter rewriter(words, parallelism, min_indexed_length);
   Merges merges;
-  std::vector<Changes> changes(workers);  // one per part of a merge's words
   while (merges.size() < max_merges) {
+    // 4a. The most frequent pair; ties go to the greater pair of byte strings.
     std::optional<PairKey> best = queue.PopMax(current_count);
     if (!best) break;
     // The most frequent pair is below the minimum, so every other is too.
     if (static_cast<uint64_t>(current_count(*best)) < rules.min_frequency) break;
+
+    // 4b. Record the merge and the token it makes.
     const uint32_t left = PairLeft(*best), right = PairRight(*best);
     const auto merged = static_cast<uint32_t>(token_bytes.size());
     merges.emplace_back(token_bytes[left], token_bytes[right]);
     token_bytes.push_back(token_bytes[left] + token_bytes[right]);
 
-    // A pair's word list holds each word once (lists are built one whole word at a time), so
-    // the parts rewrite disjoint words and only their change maps need adding up.
+    // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbouring pairs
+    //     it removes and the new ones it makes.
     auto node = pairs.extract(*best);
-    const WordList& visit = node.mapped().words;
-    const size_t parts =
-        visit.size() >= std::max<size_t>(parallelism.min_split_words, 1) ? workers : 1;
-    auto rewrite_part = [&](size_t part) {
-      constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
-      const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
-      for (size_t i = begin; i < end; ++i) {
-        if (i + kAhead < end) words.Prefetch(visit[i + kAhead]);
-        Rewrite(words, indexed, min_indexed_length, visit[i], left, right, merged, changes[part]);
-      }
-    };
-    if (parts == 1) {
-      rewrite_part(0);
-    } else {
-      parallelism.run(parts, rewrite_part);
-      for (size_t part = 1; part < parts; ++part) {
-        AddPart(changes[0], changes[part]);
-        changes[part].clear();
-      }
-    }
-    for (auto& [pair, change] : changes[0]) {
+    Changes& changes = rewriter.Merge(node.mapped().words, left, right, merged);
+
+    // 4d. Apply the changes to the counts, and queue the new pairs.
+    for (auto& [pair, change] : changes) {
       if (pair == *best) continue;
       auto it = pairs.try_emplace(pair).first;
       PairInfo& info = it->second;
@@ -208,7 +243,6 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
       }
       if (info.count <= 0) pairs.erase(it);
     }
-    changes[0].clear();
     if (progress && merges.size() % 1000 == 0) progress(merges.size());
     if (cancel != nullptr && merges.size() % 64 == 0 && cancel->load(std::memory_order_relaxed)) {
       break;
