@@ -52,10 +52,11 @@ void BM_Encode(benchmark::State& state) {
   const std::string& text = bench::BenchCorpus(flavor);
   const Tokenizer& tokenizer = GetTokenizer();
   EncodeCache cache;
+  EncodeCache* const use_cache = state.range(1) != 0 ? &cache : nullptr;
   std::vector<TokenId> ids;
   for (auto _ : state) {
     ids.clear();
-    tokenizer.Encode(text, &cache, &ids);
+    tokenizer.Encode(text, use_cache, &ids);
     benchmark::DoNotOptimize(ids.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
@@ -64,7 +65,11 @@ void BM_Encode(benchmark::State& state) {
   state.counters["bytes_per_token"] = static_cast<double>(text.size()) / ids.size();
 }
 
-BENCHMARK(BM_Encode)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+// cache 0: every pre-token merged afresh; 1: the per-thread cache of recent pre-tokens.
+BENCHMARK(BM_Encode)
+    ->ArgNames({"flavor", "cache"})
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
 
 // The work after pre-tokenization alone (whole-token lookup, cache, merges), so that it can be
 // judged apart from the pre-tokenizer: the pieces are split once, outside the timing.
@@ -80,17 +85,21 @@ void BM_EncodePreTokens(benchmark::State& state) {
       },
       [](size_t) {});
   EncodeCache cache;
+  EncodeCache* const use_cache = state.range(1) != 0 ? &cache : nullptr;
   std::vector<TokenId> ids;
   for (auto _ : state) {
     ids.clear();
-    for (absl::string_view piece : pieces) tokenizer.EncodePreToken(piece, &cache, &ids);
+    for (absl::string_view piece : pieces) tokenizer.EncodePreToken(piece, use_cache, &ids);
     benchmark::DoNotOptimize(ids.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
   state.SetLabel(std::string(bench::FlavorName(flavor)));
 }
 
-BENCHMARK(BM_EncodePreTokens)->ArgName("flavor")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EncodePreTokens)
+    ->ArgNames({"flavor", "cache"})
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace bpeforge::internal

@@ -1,10 +1,13 @@
 // Merge-loop speed (merges/s): LearnMerges for 2,000 and 10,000 merges from the pre-token
-// counts of a generated corpus of each flavour. Counting happens once, outside the timing;
-// each iteration copies the prepared word table (LearnMerges rewrites it) untimed.
+// counts of a generated corpus of each flavour, on one thread or with large merges split
+// between two (oneTBB, as the trainer does). Counting happens once, outside the timing; each
+// iteration copies the prepared word table (LearnMerges rewrites it) untimed.
 #include <benchmark/benchmark.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,6 +15,7 @@
 
 #include "absl/strings/string_view.h"
 #include "bench/corpus_generator.h"
+#include "core/internal/parallelism.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
 #include "core/train/merge_loop.h"
@@ -62,13 +66,21 @@ const Prepared& Words(bench::Flavor flavor) {
 void BM_LearnMerges(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
   const auto max_merges = static_cast<size_t>(state.range(1));
+  const auto workers = static_cast<size_t>(state.range(2));
+  Parallelism parallelism;  // workers 1: the serial path
+  if (workers > 1) {
+    parallelism.workers = workers;
+    parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+      tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
+    };
+  }
   const Prepared& prepared = Words(flavor);
   size_t merges = 0;
   for (auto _ : state) {
     state.PauseTiming();
     WordTable words = prepared.words;
     state.ResumeTiming();
-    merges = LearnMerges(words, max_merges).size();
+    merges = LearnMerges(words, max_merges, nullptr, parallelism).size();
     benchmark::DoNotOptimize(merges);
   }
   state.SetLabel(std::string(bench::FlavorName(flavor)));
@@ -79,10 +91,11 @@ void BM_LearnMerges(benchmark::State& state) {
 }
 
 BENCHMARK(BM_LearnMerges)
-    ->ArgNames({"flavor", "merges"})
+    ->ArgNames({"flavor", "merges", "workers"})
     ->ArgsProduct({{static_cast<int>(bench::Flavor::kStories),
                     static_cast<int>(bench::Flavor::kWeb)},
-                   {2000, 10000}})
+                   {2000, 10000},
+                   {1, 2}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
