@@ -9,16 +9,37 @@ namespace bpeforge::internal {
 
 namespace {
 
-// The one table of pattern names: the CLI, the library and the manifest all read it.
+// The one table of the built-in patterns: the CLI, the library, the manifest and the
+// exporters all read it. `regex` is the pattern as written for Python's `regex` module (and
+// tiktoken); `portable_regex` the same pre-tokenizer in a form that JavaScript, Oniguruma
+// (Hugging Face) and Rust all compile alike: (?i:'s|...) spelled out case by case.
 struct NamedPattern {
   Pattern pattern;
   absl::string_view name;
   absl::string_view tiktoken_name;  // also accepted
+  absl::string_view regex;
+  absl::string_view portable_regex;
 };
 constexpr NamedPattern kNamedPatterns[] = {
-    {Pattern::kGpt2, "gpt2", "gpt2"},
-    {Pattern::kCl100k, "cl100k", "cl100k_base"},
-    {Pattern::kO200k, "o200k", "o200k_base"},
+    {Pattern::kGpt2, "gpt2", "gpt2",
+     R"('(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)",
+     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)"},
+    {Pattern::kCl100k, "cl100k", "cl100k_base",
+     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|)"
+     R"( ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
+     R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|)"
+     R"([^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|)"
+     R"(\s+(?!\S)|\s+)"},
+    {Pattern::kO200k, "o200k", "o200k_base",
+     R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)"
+     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+)"
+     R"([\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}|)"
+     R"( ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
+     R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)"
+     R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
+     R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*)"
+     R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
+     R"(\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)"},
 };
 
 }  // namespace
@@ -54,46 +75,22 @@ absl::string_view PatternName(Pattern pattern) {
 }
 
 absl::string_view PatternRegex(Pattern pattern) {
-  switch (pattern) {
-    case Pattern::kGpt2:
-      return R"('(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-    case Pattern::kCl100k:
-      return R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|)"
-             R"( ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-    case Pattern::kO200k:
-      return R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)"
-             R"((?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+)"
-             R"([\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}|)"
-             R"( ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-    case Pattern::kCustom:
-      break;
+  for (const NamedPattern& p : kNamedPatterns) {
+    if (p.pattern == pattern) return p.regex;
   }
   return "";
 }
 
 absl::string_view PortableRegex(Pattern pattern) {
-  switch (pattern) {
-    case Pattern::kGpt2:
-      return R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-    case Pattern::kCl100k:
-      return R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|)"
-             R"([^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|)"
-             R"(\s+(?!\S)|\s+)";
-    case Pattern::kO200k:
-      return R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)"
-             R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
-             R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*)"
-             R"(('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|)"
-             R"(\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-    case Pattern::kCustom:
-      break;
+  for (const NamedPattern& p : kNamedPatterns) {
+    if (p.pattern == pattern) return p.portable_regex;
   }
   return "";
 }
 
 std::optional<Pattern> PatternOfRegex(absl::string_view regex) {
-  for (Pattern p : {Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k}) {
-    if (regex == PatternRegex(p) || regex == PortableRegex(p)) return p;
+  for (const NamedPattern& p : kNamedPatterns) {
+    if (regex == p.regex || regex == p.portable_regex) return p.pattern;
   }
   return std::nullopt;
 }
