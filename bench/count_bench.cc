@@ -10,7 +10,7 @@
 #include "bench/bench_corpus.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "core/train/pretoken_counter.h"
+#include "core/train/counting_table.h"
 #include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
@@ -36,7 +36,7 @@ void BM_CountPreTokens(benchmark::State& state) {
   state.counters["distinct"] = static_cast<double>(distinct);
 }
 
-BENCHMARK_TEMPLATE(BM_CountPreTokens, PreTokenCounter)
+BENCHMARK_TEMPLATE(BM_CountPreTokens, CountingTable)
     ->ArgName("flavor")
     ->Arg(static_cast<int>(bench::Flavor::kStories))
     ->Arg(static_cast<int>(bench::Flavor::kWeb))

@@ -18,8 +18,8 @@
 #include "core/internal/parallelism.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
+#include "core/train/counting_table.h"
 #include "core/train/merge_loop.h"
-#include "core/train/pretoken_counter.h"
 #include "core/train/pretoken_counts.h"
 #include "core/train/word_table.h"
 
@@ -40,7 +40,7 @@ Prepared Prepare(bench::Flavor flavor) {
   const std::string text =
       bench::GenerateCorpusString({flavor, kCorpusBytes, /*seed=*/1, /*threads=*/2});
   const SpecialTokens specials({"<|endoftext|>"});
-  PreTokenCounter counts;
+  CountingTable counts;
   CountPreTokens(text, specials, *MakePreTokenizer(Pattern::kGpt2), &counts);
   std::vector<std::pair<std::string, uint64_t>> sorted;
   sorted.reserve(counts.size());

@@ -174,7 +174,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   }
   if (!total_known) total = 0;
 
-  tbb::enumerable_thread_specific<PreTokenCounter> local;
+  tbb::enumerable_thread_specific<CountingTable> local;
   tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
   FirstError error;
@@ -305,8 +305,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   const size_t num_shards = std::max<size_t>(options.shards, 1);
   out.shards.resize(num_shards);
   using Entry = std::pair<std::string, uint64_t>;  // short keys stay in the SSO buffer
-  std::vector<const PreTokenCounter*> locals;
-  for (const PreTokenCounter& m : local) locals.push_back(&m);
+  std::vector<const CountingTable*> locals;
+  for (const CountingTable& m : local) locals.push_back(&m);
   std::vector<std::vector<std::vector<Entry>>> lists(locals.size(),
                                                      std::vector<std::vector<Entry>>(num_shards));
   tbb::parallel_for(size_t{0}, locals.size(), [&](size_t t) {

@@ -21,9 +21,9 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
 // The packed counter takes its pre-tokens one by one while its table is small and in batches
 // (views into `text`, which outlives them) once it prefers them; the choice is made per piece.
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
-               const PreTokenizer& pretokenizer, PreTokenCounter& counts) {
+               const PreTokenizer& pretokenizer, CountingTable& counts) {
   uint64_t seen = 0;
-  absl::string_view batch[PreTokenCounter::kBatch];
+  absl::string_view batch[CountingTable::kBatch];
   specials.Split(
       text,
       [&](absl::string_view piece) {
@@ -37,7 +37,7 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
         size_t n = 0;
         pretokenizer.Split(piece, [&](absl::string_view token) {
           batch[n++] = token;
-          if (n == PreTokenCounter::kBatch) {
+          if (n == CountingTable::kBatch) {
             counts.AddBatch(batch, n);
             seen += n;
             n = 0;
@@ -58,7 +58,7 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 }
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
-                        const PreTokenizer& pretokenizer, PreTokenCounter* counts) {
+                        const PreTokenizer& pretokenizer, CountingTable* counts) {
   return Count(text, specials, pretokenizer, *counts);
 }
 

@@ -9,7 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "core/train/pretoken_counter.h"
+#include "core/train/counting_table.h"
 
 namespace bpeforge::internal {
 
@@ -23,7 +23,7 @@ using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, PreTokenCounts* counts);
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
-                        const PreTokenizer& pretokenizer, PreTokenCounter* counts);
+                        const PreTokenizer& pretokenizer, CountingTable* counts);
 
 }  // namespace bpeforge::internal
 

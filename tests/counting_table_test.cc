@@ -1,5 +1,5 @@
 // The compact-key counter counts exactly what a plain map of strings counts.
-#include "core/train/pretoken_counter.h"
+#include "core/train/counting_table.h"
 
 #include <gtest/gtest.h>
 
@@ -17,15 +17,15 @@
 namespace bpeforge::internal {
 namespace {
 
-std::map<std::string, uint64_t> Contents(const PreTokenCounter& c) {
+std::map<std::string, uint64_t> Contents(const CountingTable& c) {
   std::map<std::string, uint64_t> out;
   c.ForEach([&](absl::string_view w, uint64_t n) { out[std::string(w)] += n; });
   return out;
 }
 
-TEST(PreTokenCounterTest, MatchesAPlainMapForEveryLength) {
+TEST(CountingTableTest, MatchesAPlainMapForEveryLength) {
   std::mt19937_64 rng(5);
-  PreTokenCounter counter;
+  CountingTable counter;
   std::map<std::string, uint64_t> expected;
   for (int i = 0; i < 20000; ++i) {
     const size_t len = rng() % 40;
@@ -43,7 +43,7 @@ TEST(PreTokenCounterTest, MatchesAPlainMapForEveryLength) {
 
 // Batches take the prefetching path once the table is large: hundreds of thousands of
 // distinct keys of every length, some repeated, in batches of every size.
-TEST(PreTokenCounterTest, BatchesMatchAPlainMapOnLargeTables) {
+TEST(CountingTableTest, BatchesMatchAPlainMapOnLargeTables) {
   std::mt19937_64 rng(9);
   std::vector<std::string> words;
   for (int i = 0; i < 400000; ++i) {
@@ -51,10 +51,10 @@ TEST(PreTokenCounterTest, BatchesMatchAPlainMapOnLargeTables) {
     w.resize(1 + rng() % 24, static_cast<char>('a' + i % 26));
     words.push_back(std::move(w));
   }
-  PreTokenCounter counter;
+  CountingTable counter;
   std::map<std::string, uint64_t> expected;
   for (size_t i = 0; i < words.size();) {
-    const size_t n = std::min<size_t>(rng() % (PreTokenCounter::kBatch + 1), words.size() - i);
+    const size_t n = std::min<size_t>(rng() % (CountingTable::kBatch + 1), words.size() - i);
     std::vector<absl::string_view> batch(words.begin() + i, words.begin() + i + n);
     counter.AddBatch(batch.data(), n);
     for (size_t j = 0; j < n; ++j) ++expected[words[i + j]];
@@ -67,7 +67,7 @@ TEST(PreTokenCounterTest, BatchesMatchAPlainMapOnLargeTables) {
 
 // Counting a text with so many distinct pre-tokens that the counter switches to batches part
 // way through gives the counts of the plain map.
-TEST(PreTokenCounterTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatches) {
+TEST(CountingTableTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatches) {
   std::mt19937_64 rng(11);
   std::string text;
   for (int i = 0; i < 600000; ++i) {
@@ -76,7 +76,7 @@ TEST(PreTokenCounterTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatch
   }
   const SpecialTokens specials({"<|endoftext|>"});
   const std::unique_ptr<PreTokenizer> pretokenizer = MakePreTokenizer(Pattern::kGpt2);
-  PreTokenCounter counter;
+  CountingTable counter;
   PreTokenCounts plain;
   const uint64_t seen = CountPreTokens(text, specials, *pretokenizer, &counter);
   EXPECT_EQ(seen, CountPreTokens(text, specials, *pretokenizer, &plain));
@@ -85,16 +85,16 @@ TEST(PreTokenCounterTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatch
   EXPECT_EQ(Contents(counter), expected);
 }
 
-TEST(PreTokenCounterTest, LengthIsPartOfTheKey) {
-  PreTokenCounter c;
+TEST(CountingTableTest, LengthIsPartOfTheKey) {
+  CountingTable c;
   c.Add(absl::string_view("a", 1));
   c.Add(absl::string_view("a\0", 2));
   c.Add(absl::string_view("a\0\0\0\0\0\0\0\0", 9));
   EXPECT_EQ(c.size(), 3u);
 }
 
-TEST(PreTokenCounterTest, MergeFromAddsCounts) {
-  PreTokenCounter a, b;
+TEST(CountingTableTest, MergeFromAddsCounts) {
+  CountingTable a, b;
   a.Add("the", 2);
   b.Add("the", 3);
   b.Add("a very long pre-token of many bytes", 1);

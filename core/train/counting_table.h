@@ -1,10 +1,11 @@
-// Counting pre-tokens at the speed of the pre-tokenizer.
+// The table pre-tokens are counted into, at the speed of the pre-tokenizer (one per worker;
+// the trainer then takes the plain PreTokenCounts map).
 //
 // Almost every pre-token is at most 15 bytes, so those are packed into a 16-byte key (bytes
 // plus length) held inline in an absl::flat_hash_map: no allocation,
 // no pointer chase and a cheap compare per pre-token. Longer ones go to a map keyed by string.
-#ifndef BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTER_H_
-#define BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTER_H_
+#ifndef BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
+#define BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
 
 #include <cstdint>
 #include <cstring>
@@ -20,7 +21,7 @@
 
 namespace bpeforge::internal {
 
-class PreTokenCounter {
+class CountingTable {
  public:
   void Add(absl::string_view token, uint64_t n = 1) {
     if (token.size() <= kMaxShort) {
@@ -62,7 +63,7 @@ class PreTokenCounter {
   void ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const;
 
   // Adds every count of `other` to this one.
-  void MergeFrom(const PreTokenCounter& other);
+  void MergeFrom(const CountingTable& other);
 
  private:
   static constexpr size_t kMaxShort = 15;
@@ -129,4 +130,4 @@ class PreTokenCounter {
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTER_H_
+#endif  // BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
