@@ -1,9 +1,10 @@
+#include "core/pretokenize/pattern.h"
+
 #include <iterator>
 #include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "core/pretokenize/pretokenizer.h"
 
 namespace bpeforge::internal {
 

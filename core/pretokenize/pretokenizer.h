@@ -1,39 +1,19 @@
 // Pre-tokenization: splitting text into the pieces inside which merges may happen.
 //
-// Three patterns are known, with the semantics of Python's `regex` module:
-//   gpt2   '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-//   cl100k and o200k: the GPT-4 and GPT-4o patterns (see PatternRegex).
-// Every pattern matches at every position, so the pre-tokens tile the text exactly.
+// The patterns, by name and regex, are in pattern.h. Every pattern matches at every
+// position, so the pre-tokens tile the text exactly.
 #ifndef BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_
 #define BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_
 
 #include <memory>
-#include <optional>
-#include <string>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/internal/types.h"
+#include "core/pretokenize/pattern.h"
 
 namespace bpeforge::internal {
-
-// The built-in pattern named `name` ("gpt2", "cl100k", "o200k", or tiktoken's "cl100k_base",
-// "o200k_base"), if any.
-std::optional<Pattern> PatternNamed(absl::string_view name);
-// The names, for messages: "gpt2, cl100k or o200k".
-std::string PatternNames();
-// PatternNamed, or "custom" (as manifests write it); otherwise an error listing the names.
-absl::StatusOr<Pattern> ParsePattern(absl::string_view name);
-absl::string_view PatternName(Pattern pattern);
-// The pattern as written for Python's `regex` module (and tiktoken).
-absl::string_view PatternRegex(Pattern pattern);
-// The same pattern in a form that JavaScript, Oniguruma (Hugging Face) and Rust (tiktoken)
-// all compile to the same pre-tokens: (?i:'s|...) spelled out case by case. Written into
-// exported tokenizer files.
-absl::string_view PortableRegex(Pattern pattern);
-// The pattern a regex spells (either form above), or nullopt.
-std::optional<Pattern> PatternOfRegex(absl::string_view regex);
 
 class PreTokenizer {
  public:
