@@ -1,7 +1,5 @@
-// The public Tokenizer and StreamEncoder: loading, encoding, decoding, on core's tokenizer and
-// the parallel encoder.
-#include "core/encode/tokenizer.h"
-
+// The public Tokenizer and StreamEncoder: encoding, decoding and saving, on core's tokenizer
+// and the parallel encoder (loading is in load_tokenizer.cc).
 #include <sys/stat.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -10,25 +8,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/escaping.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "api/tokenizer_state.h"
 #include "bpeforge/bpeforge.h"
-#include "core/formats/gpt2_files.h"
-#include "core/formats/hf_tokenizer_json.h"
 #include "core/formats/id_array.h"
-#include "core/formats/manifest.h"
-#include "core/formats/tiktoken_files.h"
 #include "core/internal/atomic_file.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
-#include "core/internal/utf8.h"
-#include "core/train/vocab.h"
 #include "parallel/mapped_file.h"
 #include "parallel/parallel_encode.h"
 #include "parallel/stream_encoder.h"
@@ -36,21 +25,9 @@
 
 namespace bpeforge {
 
-struct Tokenizer::State {
-  State(internal::Tokenizer t, std::optional<BpeModel> m)
-      : tokenizer(std::move(t)), model(std::move(m)) {}
-  internal::Tokenizer tokenizer;
-  std::optional<BpeModel> model;  // absent for rank files
-  // Per-thread caches of recent pre-tokens for EncodeBatch, kept warm from call to call (a
-  // batch of short texts gains most from them: 2x on TinyStories-like documents).
-  mutable tbb::enumerable_thread_specific<internal::EncodeCache> batch_caches;
-};
-
 namespace {
 
 using State = Tokenizer::State;
-
-using internal::Prefixed;
 
 // Whether two paths name the same file (device and inode), so that an output never
 // overwrites an input.
@@ -70,212 +47,6 @@ absl::Status CheckNotAnInput(const std::string& output, const std::vector<std::s
   return absl::OkStatus();
 }
 
-// The model of a tokenizer made from a vocab and merges: its whole id -> bytes table (special
-// tokens included) and the layout that table follows, if any.
-BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
-  BpeModel model;
-  model.merges = merges;
-  model.special_tokens = t.special_tokens().tokens();
-  model.pattern = t.pattern();
-  model.custom_pattern = t.custom_regex();
-  model.vocab.resize(t.id_limit());
-  for (size_t id = 0; id < t.id_limit(); ++id) {
-    if (auto bytes = t.TokenBytes(static_cast<TokenId>(id))) model.vocab[id] = std::string(*bytes);
-  }
-  model.layout = internal::BuildVocab(model.special_tokens, merges, IdLayout::kHf) == model.vocab
-                     ? IdLayout::kHf
-                     : IdLayout::kBytesFirst;
-  return model;
-}
-
-// A pattern and, for Pattern::kCustom, its regex.
-struct PatternChoice {
-  Pattern pattern = Pattern::kGpt2;
-  std::string regex;
-};
-PatternChoice Requested(const LoadOptions& options) {
-  return {options.pattern.value_or(Pattern::kGpt2), options.custom_pattern};
-}
-std::string Describe(const PatternChoice& p) {
-  return p.pattern == Pattern::kCustom ? absl::StrCat("custom pattern ", p.regex)
-                                       : absl::StrCat("pattern ", internal::PatternName(p.pattern));
-}
-
-absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merges& merges,
-                                                 const std::vector<std::string>& specials,
-                                                 const PatternChoice& pattern) {
-  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(specials));
-  absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::Create(vocab, merges, specials, pattern.pattern, pattern.regex);
-  if (!t.ok()) return t.status();
-  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
-  state->model = ModelOf(state->tokenizer, merges);
-  return state;
-}
-
-absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_path,
-                                                     const std::string& merges_path,
-                                                     const std::vector<std::string>& specials,
-                                                     const PatternChoice& pattern) {
-  absl::StatusOr<Vocab> vocab = internal::ReadVocabJson(vocab_path);
-  if (!vocab.ok()) return vocab.status();
-  absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
-  if (!merges.ok()) return merges.status();
-  auto state = FromVocab(*vocab, *merges, specials, pattern);
-  if (!state.ok()) return Prefixed(absl::StrCat(vocab_path, " + ", merges_path), state.status());
-  return state;
-}
-
-absl::Status CheckPattern(const LoadOptions& options, const PatternChoice& found,
-                          const std::string& path) {
-  const PatternChoice requested = Requested(options);
-  if (options.pattern.has_value() &&
-      (requested.pattern != found.pattern ||
-       (found.pattern == Pattern::kCustom && requested.regex != found.regex))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(Describe(requested), " differs from the ", Describe(found), " in ", path));
-  }
-  return absl::OkStatus();
-}
-
-// A directory's vocab.json must say what its manifest and merges.txt say, so that a damaged
-// directory, or one whose files come from different runs (an interrupted save), is refused
-// rather than used.
-absl::Status CheckVocabJson(const std::string& vocab_path, const Vocab& expected) {
-  auto entries = internal::ReadVocabJsonEntries(vocab_path);
-  if (!entries.ok()) return entries.status();
-  absl::flat_hash_map<absl::string_view, TokenId> distinct;
-  for (size_t id = 0; id < expected.size(); ++id) {
-    distinct.try_emplace(expected[id], static_cast<TokenId>(id));
-  }
-  auto mismatch = [&](const std::string& why) {
-    return absl::InvalidArgumentError(absl::StrCat(vocab_path, " does not match merges.txt and ",
-                                                   internal::kManifestFile, " beside it (", why,
-                                                   "); were they written by different runs?"));
-  };
-  for (const auto& [bytes, id] : *entries) {
-    if (id >= expected.size() || expected[id] != bytes) {
-      return mismatch(absl::StrCat("token \"", absl::CHexEscape(bytes), "\" has id ", id));
-    }
-  }
-  if (entries->size() != distinct.size()) {
-    return mismatch(absl::StrCat(entries->size(), " tokens instead of ", distinct.size()));
-  }
-  return absl::OkStatus();
-}
-
-// A trained directory: the manifest gives pattern, special tokens and id layout, and the
-// vocab follows from them and merges.txt (so repeated merge results keep their own ids),
-// unless the manifest says the ids are vocab.json's.
-absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
-                                                      const LoadOptions& options) {
-  const std::string manifest_path = absl::StrCat(dir, "/", internal::kManifestFile);
-  absl::StatusOr<internal::Manifest> manifest = internal::ReadManifest(manifest_path);
-  if (!manifest.ok()) return manifest.status();
-  const PatternChoice pattern{manifest->pattern, manifest->custom_regex};
-  if (absl::Status s = CheckPattern(options, pattern, manifest_path); !s.ok()) {
-    return s;
-  }
-  std::vector<std::string> specials = manifest->special_tokens;
-  specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
-  const std::string vocab_path = absl::StrCat(dir, "/", internal::kVocabFile);
-  const std::string merges_path = absl::StrCat(dir, "/", internal::kMergesFile);
-  // The training options are the model's history, recorded for users; encoding ignores them.
-  auto with_options = [&](absl::StatusOr<std::shared_ptr<State>> state) {
-    if (state.ok() && (*state)->model.has_value()) {
-      (*state)->model->min_frequency = manifest->min_frequency;
-      (*state)->model->max_token_length = manifest->max_token_length;
-    }
-    return state;
-  };
-  if (manifest->ids_from_vocab_json) {
-    return with_options(FromGpt2Files(vocab_path, merges_path, specials, pattern));
-  }
-  absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
-  if (!merges.ok()) return merges.status();
-  Vocab vocab = internal::BuildVocab(manifest->special_tokens, *merges, manifest->layout);
-  if (vocab.size() != manifest->vocab_size) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(merges_path, ": ", merges->size(), " merges give a vocab of ", vocab.size(),
-                     ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
-  }
-  BPEFORGE_RETURN_IF_ERROR(CheckVocabJson(vocab_path, vocab));
-  auto state = FromVocab(vocab, *merges, specials, pattern);
-  if (!state.ok()) return Prefixed(dir, state.status());
-  return with_options(std::move(state));
-}
-
-// A rank file. Its special tokens and pattern come from tiktoken.json beside it (as `bpeforge
-// train` writes them) unless a special-ids file is named: then only the requested special
-// tokens are used, with the ids it gives.
-absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
-                                                    const LoadOptions& options) {
-  absl::StatusOr<internal::Ranks> ranks = internal::ReadTiktokenRanks(path);
-  if (!ranks.ok()) return ranks.status();
-  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(options.special_tokens));
-  std::vector<internal::SpecialToken> specials;
-  PatternChoice pattern = Requested(options);
-  absl::flat_hash_map<std::string, TokenId> known;
-  const std::string beside =
-      (std::filesystem::path(path).parent_path() / internal::kTiktokenJsonFile).string();
-  if (!options.special_ids_path.empty()) {
-    auto ids = internal::ReadSpecialTokenIds(options.special_ids_path);
-    if (!ids.ok()) return ids.status();
-    for (const auto& [token, id] : *ids) known[token] = id;
-  } else if (std::filesystem::exists(beside)) {
-    absl::StatusOr<internal::TiktokenJson> meta = internal::ReadTiktokenJson(beside);
-    if (!meta.ok()) return meta.status();
-    pattern = {meta->pattern, meta->custom_regex};
-    BPEFORGE_RETURN_IF_ERROR(CheckPattern(options, pattern, beside));
-    for (const auto& [token, id] : meta->specials) specials.push_back({token, id});
-  }
-  for (const std::string& s : options.special_tokens) {
-    auto it = known.find(s);
-    specials.push_back({s, it == known.end() ? std::nullopt : std::optional(it->second)});
-  }
-  absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
-  if (!t.ok()) return Prefixed(path, t.status());
-  return std::make_shared<State>(*std::move(t), std::nullopt);
-}
-
-// A Hugging Face tokenizer.json of a byte-level BPE model; its added tokens are special.
-absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
-                                                  const LoadOptions& options) {
-  absl::StatusOr<internal::HfTokenizer> hf = internal::ReadHfTokenizerJson(path);
-  if (!hf.ok()) return hf.status();
-  if (absl::Status s = CheckPattern(options, {hf->pattern, hf->custom_regex}, path); !s.ok()) {
-    return s;
-  }
-  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(options.special_tokens));
-  std::vector<internal::SpecialToken> specials;
-  for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
-  for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
-  absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::CreateWithIds(
-      hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex);
-  if (!t.ok()) return Prefixed(path, t.status());
-  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
-  // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
-  bool all_ids = true;
-  for (size_t id = 0; all_ids && id < state->tokenizer.id_limit(); ++id) {
-    all_ids = state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value();
-  }
-  if (all_ids) state->model = ModelOf(state->tokenizer, hf->merges);
-  return state;
-}
-
-bool IsJsonFile(const std::string& path) {
-  if (absl::EndsWith(path, ".json")) return true;
-  std::string head;
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    head.resize(64);
-    head.resize(std::fread(head.data(), 1, head.size(), f));
-    std::fclose(f);
-  }
-  const size_t first = head.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && head[first] == '{';
-}
-
 absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
   if (type == IdType::kUint16 && t.id_limit() > 65536) {
     return absl::InvalidArgumentError(
@@ -289,64 +60,6 @@ absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
 int ArenaThreads(int threads) { return internal::ThreadsToUse(threads); }
 
 }  // namespace
-
-absl::StatusOr<Tokenizer> Tokenizer::FromModel(const BpeModel& model) {
-  return Create(model.vocab, model.merges, model.special_tokens, model.pattern,
-                model.custom_pattern);
-}
-
-absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
-                                            const std::vector<std::string>& special_tokens,
-                                            Pattern pattern, absl::string_view custom_pattern) {
-  auto state =
-      FromVocab(vocab, merges, special_tokens, PatternChoice{pattern, std::string(custom_pattern)});
-  if (!state.ok()) return state.status();
-  return Tokenizer(*std::move(state));
-}
-
-absl::StatusOr<Tokenizer> Tokenizer::Load(const std::string& path, const LoadOptions& options) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    return internal::ErrnoStatus(ENOENT, "cannot load a tokenizer from", path);
-  }
-  absl::StatusOr<std::shared_ptr<State>> state;
-  auto in_dir = [&path](const char* name) { return absl::StrCat(path, "/", name); };
-  if (!std::filesystem::is_directory(status)) {
-    if (IsJsonFile(path)) {
-      if (!options.special_ids_path.empty()) {
-        return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
-      }
-      state = FromHfJson(path, options);
-    } else {
-      state = FromRankFile(path, options);
-    }
-  } else if (!options.special_ids_path.empty()) {
-    return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
-  } else if (std::filesystem::exists(in_dir(internal::kManifestFile))) {
-    state = FromTrainedDir(path, options);
-  } else if (!std::filesystem::exists(in_dir(internal::kVocabFile)) &&
-             std::filesystem::exists(in_dir(internal::kHfTokenizerFile))) {
-    state = FromHfJson(in_dir(internal::kHfTokenizerFile), options);
-  } else {
-    state = FromGpt2Files(absl::StrCat(path, "/", internal::kVocabFile),
-                          absl::StrCat(path, "/", internal::kMergesFile), options.special_tokens,
-                          Requested(options));
-  }
-  if (!state.ok()) return state.status();
-  return Tokenizer(*std::move(state));
-}
-
-absl::StatusOr<Tokenizer> Tokenizer::LoadGpt2(const std::string& vocab_path,
-                                              const std::string& merges_path,
-                                              const LoadOptions& options) {
-  if (!options.special_ids_path.empty()) {
-    return absl::InvalidArgumentError("special token ids from a JSON file go with a rank file");
-  }
-  auto state = FromGpt2Files(vocab_path, merges_path, options.special_tokens, Requested(options));
-  if (!state.ok()) return state.status();
-  return Tokenizer(*std::move(state));
-}
 
 absl::Status Tokenizer::Save(const std::string& dir) const {
   if (!state_->model.has_value()) {
