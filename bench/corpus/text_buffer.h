@@ -12,6 +12,7 @@
 
 #include "absl/strings/ascii.h"
 #include "bench/corpus/sampling.h"
+#include "core/internal/utf8.h"
 
 namespace bpeforge::internal::bench {
 
@@ -80,28 +81,9 @@ class Out {
     Padded(v % 1000, 3);
   }
   void Utf8(char32_t cp) {
-    char tmp[4];
-    size_t n;
-    if (cp < 0x80) {
-      tmp[0] = static_cast<char>(cp);
-      n = 1;
-    } else if (cp < 0x800) {
-      tmp[0] = static_cast<char>(0xC0 | (cp >> 6));
-      tmp[1] = static_cast<char>(0x80 | (cp & 0x3F));
-      n = 2;
-    } else if (cp < 0x10000) {
-      tmp[0] = static_cast<char>(0xE0 | (cp >> 12));
-      tmp[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      tmp[2] = static_cast<char>(0x80 | (cp & 0x3F));
-      n = 3;
-    } else {
-      tmp[0] = static_cast<char>(0xF0 | (cp >> 18));
-      tmp[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      tmp[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      tmp[3] = static_cast<char>(0x80 | (cp & 0x3F));
-      n = 4;
-    }
-    Append(tmp, n);
+    std::string bytes;  // at most 4: held inline, no allocation
+    AppendUtf8(cp, &bytes);
+    Append(bytes.data(), bytes.size());
   }
   // Upper-cases the ASCII letter at `pos` (words that start with another byte stay as is).
   void CapitalizeAt(size_t pos) {
