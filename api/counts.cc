@@ -51,11 +51,8 @@ absl::Status SaveCounts(const CountedText& counted, const std::string& path) {
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   const internal::CountsHeader header{counted.pattern, counted.special_tokens, counted.bytes,
                                       counted.pretokens, counted.custom_pattern};
-  if (absl::Status s = internal::WriteCountsFile(
-          header, counted.counts, [&](absl::string_view bytes) { return file.Write(bytes); });
-      !s.ok()) {
-    return s;
-  }
+  BPEFORGE_RETURN_IF_ERROR(internal::WriteCountsFile(
+      header, counted.counts, [&](absl::string_view bytes) { return file.Write(bytes); }));
   return file.Commit();
 }
 

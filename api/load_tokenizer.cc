@@ -133,9 +133,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   absl::StatusOr<internal::Manifest> manifest = internal::ReadManifest(manifest_path);
   if (!manifest.ok()) return manifest.status();
   const PatternChoice pattern{manifest->pattern, manifest->custom_regex};
-  if (absl::Status s = CheckPattern(options, pattern, manifest_path); !s.ok()) {
-    return s;
-  }
+  BPEFORGE_RETURN_IF_ERROR(CheckPattern(options, pattern, manifest_path));
   std::vector<std::string> specials = manifest->special_tokens;
   specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
   const std::string vocab_path = absl::StrCat(dir, "/", internal::kVocabFile);
@@ -204,9 +202,7 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
                                                   const LoadOptions& options) {
   absl::StatusOr<internal::HfTokenizer> hf = internal::ReadHfTokenizerJson(path);
   if (!hf.ok()) return hf.status();
-  if (absl::Status s = CheckPattern(options, {hf->pattern, hf->custom_regex}, path); !s.ok()) {
-    return s;
-  }
+  BPEFORGE_RETURN_IF_ERROR(CheckPattern(options, {hf->pattern, hf->custom_regex}, path));
   BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(options.special_tokens));
   std::vector<internal::SpecialToken> specials;
   for (const auto& [token, id] : hf->specials) specials.push_back({token, id});

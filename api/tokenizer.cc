@@ -155,11 +155,8 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
   if (!stats.ok()) return stats.status();
   // Both files complete before either is renamed; the ids first, so that a crash in between
   // leaves new ids beside an old sidecar, whose count then gives it away.
-  if (absl::Status s = sidecar.Write(
-          internal::FormatIdsSidecar({options.id_type, stats->tokens, Fingerprint()}));
-      !s.ok()) {
-    return s;
-  }
+  BPEFORGE_RETURN_IF_ERROR(
+      sidecar.Write(internal::FormatIdsSidecar({options.id_type, stats->tokens, Fingerprint()})));
   for (internal::AtomicFile* f : {&out, &sidecar}) {
     BPEFORGE_RETURN_IF_ERROR(f->Finish());
   }
@@ -240,10 +237,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
 absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                                    const std::string& output) const {
   if (output.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
-  if (absl::Status s = CheckNotAnInput(output, {ids_path, internal::IdsSidecarPath(ids_path)});
-      !s.ok()) {
-    return s;
-  }
+  BPEFORGE_RETURN_IF_ERROR(CheckNotAnInput(output, {ids_path, internal::IdsSidecarPath(ids_path)}));
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(output, &file));
   absl::Status s =

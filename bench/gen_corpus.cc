@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "bench/corpus_generator.h"
 #include "core/internal/atomic_file.h"
+#include "core/internal/status_macros.h"
 
 namespace {
 
@@ -51,9 +52,7 @@ class JsonlWriter {
     size_t start = 0;
     for (size_t at;
          (at = pending_.find(kSeparator.data(), start, kSeparator.size())) != std::string::npos;) {
-      if (absl::Status s = Record(absl::string_view(pending_).substr(start, at - start)); !s.ok()) {
-        return s;
-      }
+      BPEFORGE_RETURN_IF_ERROR(Record(absl::string_view(pending_).substr(start, at - start)));
       start = at + kSeparator.size();
     }
     pending_.erase(0, start);
