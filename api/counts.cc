@@ -23,16 +23,15 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::str
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                            const TrainOptions& options) {
-  internal::TrainOptions internal_options = ToInternal(options);
-  internal_options.inputs = inputs;
+  internal::TrainJob job = ToInternal(options);
+  job.inputs = inputs;
   // Counting needs no vocabulary size; the smallest valid one passes the config check.
-  internal_options.trainer.vocab_size =
-      256 + internal::SpecialTokens(options.special_tokens).tokens().size();
-  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(internal_options);
+  job.trainer.vocab_size = 256 + internal::SpecialTokens(options.special_tokens).tokens().size();
+  absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(job);
   if (!sharded.ok()) return sharded.status();
   CountedText out;
   out.pattern = options.pattern;
-  out.custom_pattern = internal_options.custom_regex;
+  out.custom_pattern = job.custom_regex;
   out.special_tokens = internal::SpecialTokens(options.special_tokens).tokens();
   out.bytes = sharded->bytes;
   out.pretokens = sharded->pretokens;

@@ -1,4 +1,4 @@
-// The public TrainOptions in the parallel layer's terms, for training and for counting alike.
+// The public TrainOptions as the parallel layer's TrainJob, for training and for counting alike.
 #ifndef BPEFORGE_API_OPTIONS_H_
 #define BPEFORGE_API_OPTIONS_H_
 
@@ -7,8 +7,8 @@
 
 namespace bpeforge {
 
-inline internal::TrainOptions ToInternal(const TrainOptions& options) {
-  internal::TrainOptions out;
+inline internal::TrainJob ToInternal(const TrainOptions& options) {
+  internal::TrainJob out;
   out.trainer.vocab_size = options.vocab_size;
   out.trainer.special_tokens = options.special_tokens;
   out.trainer.layout = options.layout;

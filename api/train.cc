@@ -33,9 +33,9 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
 
 absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
                                   const TrainOptions& options) {
-  internal::TrainOptions internal_options = ToInternal(options);
-  internal_options.inputs = inputs;
-  absl::StatusOr<internal::TrainResult> result = internal::Train(internal_options);
+  internal::TrainJob job = ToInternal(options);
+  job.inputs = inputs;
+  absl::StatusOr<internal::TrainResult> result = internal::Train(job);
   if (!result.ok()) return result.status();
   return FromInternal(*std::move(result), options);
 }

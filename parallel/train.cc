@@ -27,7 +27,7 @@ int ThreadsToUse(int requested) {
 }
 
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                            const TrainOptions& options) {
+                                            const TrainJob& options) {
   const auto start = std::chrono::steady_clock::now();
   const int threads = ThreadsToUse(options.threads);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -58,7 +58,7 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   return result;
 }
 
-absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
+absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options) {
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -89,7 +89,7 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options) {
   return CountFiles(options.inputs, count_options);
 }
 
-absl::StatusOr<TrainResult> Train(const TrainOptions& options) {
+absl::StatusOr<TrainResult> Train(const TrainJob& options) {
   const auto start = std::chrono::steady_clock::now();
   if (options.shares != 1) {
     return absl::InvalidArgumentError("training takes the whole input (shares = 1)");

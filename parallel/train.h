@@ -15,7 +15,9 @@
 
 namespace bpeforge::internal {
 
-struct TrainOptions {
+// One training (or counting) run in the parallel layer's terms: the inputs, the core trainer's
+// config and how to spread the work. The public API's TrainOptions becomes one (api/options.h).
+struct TrainJob {
   std::vector<std::string> inputs;
   TrainerConfig trainer;
   Pattern pattern = Pattern::kGpt2;
@@ -40,19 +42,19 @@ struct TrainResult {
 
 // Counts the inputs' pre-tokens and learns merges on at most the hardware's threads;
 // stats.threads says how many.
-absl::StatusOr<TrainResult> Train(const TrainOptions& options);
+absl::StatusOr<TrainResult> Train(const TrainJob& options);
 
 // The threads a run uses for `requested` (0: all): never more than the hardware has, since
 // oneTBB would not start them (and would say so on stderr).
 int ThreadsToUse(int requested);
 
 // Counts the inputs' pre-tokens as Train does (config checked, threads, progress, cancel).
-absl::StatusOr<ShardedCounts> CountInputs(const TrainOptions& options);
+absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options);
 
 // Learns merges from counts made before, as Train does after counting (options.inputs and
 // options.chunk_bytes are not used). stats has no bytes, pre-tokens or pre-tokenize time.
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                            const TrainOptions& options);
+                                            const TrainJob& options);
 
 }  // namespace bpeforge::internal
 

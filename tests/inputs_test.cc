@@ -39,7 +39,7 @@ std::string Corpus() {
 }
 
 Merges TrainOn(const std::string& path, size_t chunk, int threads) {
-  TrainOptions options;
+  TrainJob options;
   options.inputs = {path};
   options.trainer.vocab_size = 700;
   options.trainer.special_tokens = {"<|endoftext|>"};
@@ -83,7 +83,7 @@ TEST(InputsTest, TruncatedAndCorruptedStreamsAreErrors) {
     const std::string data = f.compress(text);
     const std::string path = dir.File(std::string("bad.") + f.name);
     testing::WriteFile(path, data.substr(0, data.size() / 2));
-    TrainOptions options;
+    TrainJob options;
     options.inputs = {path};
     options.trainer.vocab_size = 300;
     absl::StatusOr<TrainResult> r = Train(options);
@@ -100,7 +100,7 @@ TEST(InputsTest, TruncatedAndCorruptedStreamsAreErrors) {
   }
   // Invalid UTF-8 inside: the offset is in the decompressed text.
   testing::WriteFile(dir.File("utf8.gz"), Gzip("fine text \xff more"));
-  TrainOptions options;
+  TrainJob options;
   options.inputs = {dir.File("utf8.gz")};
   options.trainer.vocab_size = 300;
   absl::StatusOr<TrainResult> r = Train(options);

@@ -60,7 +60,7 @@ std::string Jsonl(const std::vector<std::string>& docs, const std::string& field
 absl::StatusOr<TrainResult> TrainOn(const std::vector<std::string>& inputs, size_t chunk,
                                     int threads, JsonlOptions jsonl = {},
                                     std::vector<std::string> specials = {kEot}) {
-  TrainOptions options;
+  TrainJob options;
   options.inputs = inputs;
   options.trainer.vocab_size = 800;
   options.trainer.special_tokens = std::move(specials);

@@ -21,7 +21,7 @@ TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, 
                       const std::vector<std::string>& specials, int threads = 2,
                       size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2,
                       MergeRules rules = {}, const std::string& custom_regex = "") {
-  TrainOptions options;
+  TrainJob options;
   for (size_t i = 0; i < docs.size(); ++i) {
     options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
     testing::WriteFile(options.inputs.back(), docs[i]);
@@ -258,7 +258,7 @@ TEST(TrainerTest, ThreadAndChunkInvariance) {
 
 TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {
   TempDir dir;
-  TrainOptions options;
+  TrainJob options;
   options.inputs = {dir.File("good.txt"), dir.File("bad.txt")};
   testing::WriteFile(options.inputs[0], "fine text");
   testing::WriteFile(options.inputs[1], std::string("hello wor") + "\xC3\x28" + " more");
@@ -272,7 +272,7 @@ TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {
 
 TEST(TrainerTest, RejectsBadConfig) {
   TempDir dir;
-  TrainOptions options;
+  TrainJob options;
   options.inputs = {dir.File("a.txt")};
   testing::WriteFile(options.inputs[0], "abc");
   options.trainer.vocab_size = 256;
