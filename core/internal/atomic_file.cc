@@ -102,8 +102,10 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
 absl::Status WriteFilesAtomically(const std::string& dir,
                                   const std::vector<std::pair<std::string, std::string>>& files) {
   std::vector<std::pair<std::string, MakeContents>> makers;
-  for (const auto& [name, contents] : files) {
-    makers.emplace_back(name, [&contents]() -> absl::StatusOr<std::string> { return contents; });
+  for (const auto& file : files) {
+    const std::string& contents = file.second;
+    makers.emplace_back(file.first,
+                        [&contents]() -> absl::StatusOr<std::string> { return contents; });
   }
   return WriteFilesAtomically(dir, makers);
 }
