@@ -41,7 +41,7 @@ const Tokenizer& GetTokenizer() {
     const std::string& text = bench::BenchCorpus(bench::Flavor::kStories);
     CountPreTokens(absl::string_view(text).substr(0, 4'000'000), SpecialTokens({kEot}),
                    *MakePreTokenizer(Pattern::kGpt2), &counts);
-    const Trained t = *TrainFromCounts({&counts}, {4096, {kEot}, IdLayout::kBytesFirst, {}});
+    const TrainedVocab t = *TrainFromCounts({&counts}, {4096, {kEot}, IdLayout::kBytesFirst, {}});
     return new Tokenizer(*Tokenizer::Create(t.vocab, t.merges, {kEot}, Pattern::kGpt2));
   }();
   return *tokenizer;

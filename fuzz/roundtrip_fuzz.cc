@@ -28,7 +28,7 @@ const Tokenizer& FuzzTokenizer() {
     PreTokenCounts counts;
     CountPreTokens(corpus, SpecialTokens(specials), *MakePreTokenizer(Pattern::kGpt2), &counts);
     TrainerConfig config{400, specials, IdLayout::kBytesFirst, {}};
-    absl::StatusOr<Trained> trained = TrainFromCounts({&counts}, config);
+    absl::StatusOr<TrainedVocab> trained = TrainFromCounts({&counts}, config);
     if (!trained.ok()) Fail(std::string(trained.status().message()));
     absl::StatusOr<Tokenizer> t =
         Tokenizer::Create(trained->vocab, trained->merges, trained->special_tokens);

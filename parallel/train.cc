@@ -45,7 +45,7 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
     tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
   };
-  absl::StatusOr<Trained> trained =
+  absl::StatusOr<TrainedVocab> trained =
       TrainFromCounts(counts, options.trainer, merge_progress, parallelism, options.cancel);
   if (!trained.ok()) return trained.status();
   TrainResult result;

@@ -36,7 +36,7 @@ struct TrainJob {
 };
 
 struct TrainResult {
-  Trained trained;
+  TrainedVocab trained;
   TrainStats stats;
 };
 

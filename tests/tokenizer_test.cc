@@ -21,12 +21,12 @@ namespace {
 
 const std::string kEot = "<|endoftext|>";
 
-Trained TrainOn(const std::string& text, size_t vocab_size, IdLayout layout,
-                const std::vector<std::string>& specials, Pattern pattern) {
+TrainedVocab TrainOn(const std::string& text, size_t vocab_size, IdLayout layout,
+                     const std::vector<std::string>& specials, Pattern pattern) {
   PreTokenCounts counts;
   CountPreTokens(text, SpecialTokens(specials), *MakeRegexPreTokenizer(pattern), &counts);
   TrainerConfig config{vocab_size, specials, layout, {}};
-  absl::StatusOr<Trained> trained = TrainFromCounts({&counts}, config);
+  absl::StatusOr<TrainedVocab> trained = TrainFromCounts({&counts}, config);
   EXPECT_TRUE(trained.ok()) << trained.status();
   return *trained;
 }
@@ -117,7 +117,7 @@ class AgreementTest : public ::testing::TestWithParam<Case> {};
 TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
   const auto [pattern, layout] = GetParam();
   const std::vector<std::string> specials = {kEot, kEot + kEot, "<|pad|>"};
-  const Trained t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
+  const TrainedVocab t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
   ASSERT_GT(t.merges.size(), 300u);
   absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, specials, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
@@ -132,7 +132,7 @@ TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
 
 TEST_P(AgreementTest, LongPreTokensUseTheSameMerges) {
   const auto [pattern, layout] = GetParam();
-  const Trained t = TrainOn(TrainingText(), 600, layout, {}, pattern);
+  const TrainedVocab t = TrainOn(TrainingText(), 600, layout, {}, pattern);
   absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {}, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(t.vocab, t.merges, {}, pattern);
@@ -233,7 +233,7 @@ TEST(TokenizerTest, RejectsBadInput) {
 }
 
 TEST(TokenizerTest, ConcurrentEncodesAgree) {
-  const Trained t = TrainOn(TrainingText(), 500, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
+  const TrainedVocab t = TrainOn(TrainingText(), 500, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
   const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot});
   std::vector<std::string> texts;
   std::vector<std::vector<TokenId>> expected;
@@ -289,7 +289,7 @@ class StreamTest : public ::testing::TestWithParam<Pattern> {};
 TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
   const Pattern pattern = GetParam();
   const std::vector<std::string> specials = {kEot, kEot + kEot, "<|x|>"};
-  const Trained t = TrainOn(TrainingText(), 600, IdLayout::kBytesFirst, {kEot}, pattern);
+  const TrainedVocab t = TrainOn(TrainingText(), 600, IdLayout::kBytesFirst, {kEot}, pattern);
   const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, specials, pattern);
   for (uint64_t seed = 0; seed < 30; ++seed) {
     const std::string text = testing::RandomText(seed, {400, specials, true});
@@ -304,7 +304,7 @@ TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
 
 TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
   const Pattern pattern = GetParam();
-  const Trained t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
+  const TrainedVocab t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
   const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
   // No ASCII letter is ever followed by white space, so IsSafeCut never holds.
   const std::vector<std::string> pieces = {"12",     "345 ", "日本語", "\n", "  ", "!?", "١٢",

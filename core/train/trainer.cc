@@ -19,13 +19,13 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                        const TrainerConfig& config,
-                                        const std::function<void(size_t)>& progress,
-                                        const Parallelism& parallelism,
-                                        const std::atomic<bool>* cancel) {
+absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                             const TrainerConfig& config,
+                                             const std::function<void(size_t)>& progress,
+                                             const Parallelism& parallelism,
+                                             const std::atomic<bool>* cancel) {
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(config));
-  Trained out;
+  TrainedVocab out;
   out.special_tokens = SpecialTokens(config.special_tokens).tokens();
 
   WordTable words;

@@ -24,7 +24,9 @@ struct TrainerConfig {
   MergeRules rules;
 };
 
-struct Trained {
+// What training learns: the vocabulary (id -> bytes), the merges in order, and the special
+// tokens it was given.
+struct TrainedVocab {
   Vocab vocab;
   Merges merges;
   std::vector<std::string> special_tokens;  // distinct, in given order
@@ -36,11 +38,11 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config);
 // Learns merges until 256 + specials + merges reaches vocab_size or no pair is left.
 // `parallelism` may spread the merge loop's word rewrites; it never changes the result.
 // Once `cancel` reads true, returns Cancelled within a few merges.
-absl::StatusOr<Trained> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                        const TrainerConfig& config,
-                                        const std::function<void(size_t)>& progress = nullptr,
-                                        const Parallelism& parallelism = {},
-                                        const std::atomic<bool>* cancel = nullptr);
+absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                             const TrainerConfig& config,
+                                             const std::function<void(size_t)>& progress = nullptr,
+                                             const Parallelism& parallelism = {},
+                                             const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace bpeforge::internal
 
