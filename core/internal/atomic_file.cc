@@ -100,17 +100,6 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
 }
 
 absl::Status WriteFilesAtomically(const std::string& dir,
-                                  const std::vector<std::pair<std::string, std::string>>& files) {
-  std::vector<std::pair<std::string, MakeContents>> makers;
-  for (const auto& file : files) {
-    const std::string& contents = file.second;
-    makers.emplace_back(file.first,
-                        [&contents]() -> absl::StatusOr<std::string> { return contents; });
-  }
-  return WriteFilesAtomically(dir, makers);
-}
-
-absl::Status WriteFilesAtomically(const std::string& dir,
                                   const std::vector<std::pair<std::string, MakeContents>>& files) {
   if (dir.empty()) return absl::InvalidArgumentError("the output directory is empty (\"\")");
   // Directories made here are removed again if the files cannot all be written, so a failure
@@ -143,9 +132,8 @@ absl::Status WriteFilesAtomically(const std::string& dir,
     auto file = std::make_unique<AtomicFile>();
     const std::string path = (std::filesystem::path(dir) / name).string();
     BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, file.get()));
-    absl::StatusOr<std::string> contents = make_contents();
-    if (!contents.ok()) return contents.status();
-    BPEFORGE_RETURN_IF_ERROR(file->Write(*contents));
+    BPEFORGE_ASSIGN_OR_RETURN(const std::string contents, make_contents());
+    BPEFORGE_RETURN_IF_ERROR(file->Write(contents));
     BPEFORGE_RETURN_IF_ERROR(file->Finish());
     open.push_back(std::move(file));
   }

@@ -41,14 +41,11 @@ class AtomicFile {
 // Writes `contents` to `path` atomically.
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
-// Creates `dir` (and parents) if needed, writes every (name, contents) to a temporary file
-// there, and renames them into place only after all were written. On failure no file of the
-// set is left behind (earlier files of the same name are kept as they were).
-absl::Status WriteFilesAtomically(const std::string& dir,
-                                  const std::vector<std::pair<std::string, std::string>>& files);
-
-// The same, with each file's contents made only when its turn comes and dropped once written,
-// so that at most one file is in memory (a tokenizer's files can be many times its input).
+// Creates `dir` (and parents) if needed, writes every file to a temporary file there, and
+// renames them into place only after all were written. On failure no file of the set is left
+// behind (earlier files of the same name are kept as they were). Each file's contents is made
+// only when its turn comes and dropped once written, so that at most one file is in memory (a
+// tokenizer's files can be many times its input).
 using MakeContents = std::function<absl::StatusOr<std::string>()>;
 absl::Status WriteFilesAtomically(const std::string& dir,
                                   const std::vector<std::pair<std::string, MakeContents>>& files);

@@ -43,6 +43,11 @@ void AddPart(Total& total, const Part& part) {
   }
 }
 
+// How many parts work may be cut into: one without a task runner.
+size_t Workers(const Parallelism& parallelism) {
+  return parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
+}
+
 void Record(Changes& changes, PairKey pair, int64_t delta, uint32_t word) {
   PairInfo& c = changes[pair];
   c.count += delta;
@@ -100,7 +105,7 @@ class Rewriter {
   Rewriter(WordTable& words, const Parallelism& parallelism, size_t min_indexed_length)
       : words_(words),
         parallelism_(parallelism),
-        workers_(parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1),
+        workers_(Workers(parallelism)),
         min_indexed_(std::max<size_t>(min_indexed_length, 2)),
         indexed_(IndexLongWords(words, min_indexed_)),
         changes_(workers_) {}
@@ -165,9 +170,9 @@ PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
   return pairs;
 }
 
-// The pairs of all words, counted in `workers` parts at once.
-PairTable CountPairs(const WordTable& words, size_t workers, const Parallelism& parallelism) {
-  const size_t n = words.size();
+// The pairs of all words, counted in parts at once.
+PairTable CountPairs(const WordTable& words, const Parallelism& parallelism) {
+  const size_t n = words.size(), workers = Workers(parallelism);
   if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, 0, n);
   std::vector<PairTable> parts(workers);
   parallelism.run(workers, [&](size_t part) {
@@ -191,8 +196,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
 
   // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
   //    words hold it (the inverted index).
-  const size_t workers = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
-  PairTable pairs = CountPairs(words, workers, parallelism);
+  PairTable pairs = CountPairs(words, parallelism);
   auto current_count = [&pairs](PairKey p) -> int64_t {
     auto it = pairs.find(p);
     return it == pairs.end() ? 0 : it->second.count;
