@@ -11,7 +11,7 @@
 #include "core/internal/status_macros.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "parallel/mapped_file.h"
+#include "input/mapped_file.h"
 #include "parallel/train.h"
 
 namespace bpeforge {

@@ -18,9 +18,9 @@
 #include "core/internal/atomic_file.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
-#include "parallel/mapped_file.h"
+#include "input/mapped_file.h"
 #include "parallel/parallel_encode.h"
-#include "parallel/stream_encoder.h"
+#include "core/encode/stream_encoder.h"
 #include "parallel/train.h"
 
 namespace bpeforge {

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_util.h"
-#include "parallel/jsonl.h"
+#include "input/jsonl.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace bpeforge::internal;  // NOLINT

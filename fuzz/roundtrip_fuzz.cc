@@ -11,7 +11,7 @@
 #include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
 #include "fuzz/fuzz_util.h"
-#include "parallel/stream_encoder.h"
+#include "core/encode/stream_encoder.h"
 
 namespace bpeforge::internal::fuzz {
 namespace {

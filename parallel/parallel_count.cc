@@ -20,10 +20,10 @@
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
 #include "core/internal/utf8.h"
-#include "parallel/byte_source.h"
-#include "parallel/chunker.h"
-#include "parallel/mapped_file.h"
-#include "parallel/stream_cutter.h"
+#include "input/byte_source.h"
+#include "core/pretokenize/safe_cut.h"
+#include "input/mapped_file.h"
+#include "input/stream_cutter.h"
 
 namespace bpeforge::internal {
 

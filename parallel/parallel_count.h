@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/train/pretoken_counts.h"
-#include "parallel/jsonl.h"
+#include "input/jsonl.h"
 
 namespace bpeforge::internal {
 

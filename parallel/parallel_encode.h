@@ -15,12 +15,12 @@
 #include "absl/types/span.h"
 #include "bpeforge/types.h"
 #include "core/encode/tokenizer.h"
-#include "parallel/jsonl.h"
+#include "input/jsonl.h"
 
 namespace bpeforge::internal {
 
 struct EncodeFilesOptions {
-  // Chunks are cut only at safe cuts (parallel/chunker.h), so ids do not depend on this.
+  // Chunks are cut only at safe cuts (core/pretokenize/safe_cut.h), so ids do not depend on this.
   size_t chunk_bytes = 1 << 20;
   JsonlOptions jsonl;  // which inputs are JSON Lines
   // Goes between two documents (files, JSON Lines records) when set.

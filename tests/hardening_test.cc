@@ -12,7 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "parallel/mapped_file.h"
+#include "input/mapped_file.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "parallel/byte_source.h"
+#include "input/byte_source.h"
 #include "parallel/train.h"
 #include "tests/compression.h"
 #include "tests/test_util.h"

@@ -2,7 +2,7 @@
 // special token between them, compressed or not, for any chunk size and thread count; bad
 // records are errors naming the file and line (or are counted and skipped); folders and globs
 // expand to their files in a fixed order.
-#include "parallel/jsonl.h"
+#include "input/jsonl.h"
 
 #include <gtest/gtest.h>
 

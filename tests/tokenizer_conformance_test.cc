@@ -9,7 +9,7 @@
 #include "core/encode/tokenizer.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/tiktoken_files.h"
-#include "parallel/stream_encoder.h"
+#include "core/encode/stream_encoder.h"
 #include "tests/test_util.h"
 
 namespace bpeforge::internal {

@@ -13,7 +13,7 @@
 #include "core/formats/tiktoken_files.h"
 #include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
-#include "parallel/stream_encoder.h"
+#include "core/encode/stream_encoder.h"
 #include "tests/text_gen.h"
 
 namespace bpeforge::internal {

@@ -3,7 +3,7 @@
 // the pre-tokenizer pattern; a pre-token that is itself a token is that token, otherwise its
 // bytes are merged pairwise, always joining the adjacent pair whose concatenation has the
 // lowest rank, until no adjacent pair forms a token. Streaming encoding of text that arrives
-// in pieces is in parallel/stream_encoder.h.
+// in pieces is in core/encode/stream_encoder.h.
 #ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 #define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 

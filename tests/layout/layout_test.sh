@@ -13,13 +13,14 @@ declare -A may_use=(
   [core/train]="core/internal core/pretokenize"
   [core/encode]="core/internal core/pretokenize"
   [core/formats]="core/internal core/pretokenize core/train"
-  [parallel]="core/internal core/pretokenize core/train core/encode core/formats"
-  [api]="core/internal core/pretokenize core/train core/encode core/formats parallel"
+  [input]="core/internal core/pretokenize"
+  [parallel]="core/internal core/pretokenize core/train core/encode core/formats input"
+  [api]="core/internal core/pretokenize core/train core/encode core/formats input parallel"
   [distributed]=""
   [cli]="distributed"
   [python]=""
 )
-project='core/[a-z]+|parallel|api|distributed|cli|python|bench|tests|fuzz'
+project='core/[a-z]+|input|parallel|api|distributed|cli|python|bench|tests|fuzz'
 broken=0
 for folder in "${!may_use[@]}"; do
   allowed=" $folder ${may_use[$folder]} "

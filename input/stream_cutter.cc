@@ -1,4 +1,4 @@
-#include "parallel/stream_cutter.h"
+#include "input/stream_cutter.h"
 
 #include <string.h>
 
@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/internal/status_macros.h"
-#include "parallel/chunker.h"
+#include "core/pretokenize/safe_cut.h"
 
 namespace bpeforge::internal {
 

@@ -1,8 +1,8 @@
-#include "parallel/stream_encoder.h"
+#include "core/encode/stream_encoder.h"
 
 #include <algorithm>
 
-#include "parallel/chunker.h"
+#include "core/pretokenize/safe_cut.h"
 
 namespace bpeforge::internal {
 namespace {

@@ -1,5 +1,5 @@
 // Safe cuts: pre-tokenizing chunk by chunk gives exactly the pre-tokens of one pass.
-#include "parallel/chunker.h"
+#include "core/pretokenize/safe_cut.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Cutting a text into chunks that can be pre-tokenized independently with exactly the
 // result of one pass over the whole text.
-#ifndef BPEFORGE_PARALLEL_CHUNKER_H_
-#define BPEFORGE_PARALLEL_CHUNKER_H_
+#ifndef BPEFORGE_CORE_PRETOKENIZE_SAFE_CUT_H_
+#define BPEFORGE_CORE_PRETOKENIZE_SAFE_CUT_H_
 
 #include <cstddef>
 #include <vector>
@@ -36,4 +36,4 @@ std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens&
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_PARALLEL_CHUNKER_H_
+#endif  // BPEFORGE_CORE_PRETOKENIZE_SAFE_CUT_H_

@@ -1,7 +1,7 @@
 // A read-only view of a whole input file: memory-mapped when it is a regular file, read into
 // memory when it is not (a pipe, /dev/stdin, a /proc file that reports size 0).
-#ifndef BPEFORGE_PARALLEL_MAPPED_FILE_H_
-#define BPEFORGE_PARALLEL_MAPPED_FILE_H_
+#ifndef BPEFORGE_INPUT_MAPPED_FILE_H_
+#define BPEFORGE_INPUT_MAPPED_FILE_H_
 
 #include <cstddef>
 #include <string>
@@ -49,4 +49,4 @@ class MappedFile {
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_PARALLEL_MAPPED_FILE_H_
+#endif  // BPEFORGE_INPUT_MAPPED_FILE_H_

@@ -1,4 +1,4 @@
-#include "parallel/chunker.h"
+#include "core/pretokenize/safe_cut.h"
 
 #include <algorithm>
 

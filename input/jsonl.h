@@ -7,8 +7,8 @@
 //       piece.text, piece.first_line, [&](absl::string_view document, uint64_t line) { ... return
 //       true; });
 //   if (bad) return Error(path, ":", bad->line, ": ", bad->why);
-#ifndef BPEFORGE_PARALLEL_JSONL_H_
-#define BPEFORGE_PARALLEL_JSONL_H_
+#ifndef BPEFORGE_INPUT_JSONL_H_
+#define BPEFORGE_INPUT_JSONL_H_
 
 #include <cstdint>
 #include <memory>
@@ -65,4 +65,4 @@ class JsonlParser {
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_PARALLEL_JSONL_H_
+#endif  // BPEFORGE_INPUT_JSONL_H_

@@ -1,4 +1,4 @@
-#include "parallel/byte_source.h"
+#include "input/byte_source.h"
 
 #include <fcntl.h>
 #include <lzma.h>

@@ -1,4 +1,4 @@
-#include "parallel/mapped_file.h"
+#include "input/mapped_file.h"
 
 #include <fcntl.h>
 #include <signal.h>

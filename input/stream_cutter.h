@@ -1,6 +1,6 @@
 // Cutting a stream of bytes (standard input, a compressed file, JSON Lines) into pieces that
-// can be processed apart, as the bytes arrive: at safe cuts (chunker.h) for text, so that each
-// piece pre-tokenizes as the whole would; at line ends for JSON Lines.
+// can be processed apart, as the bytes arrive: at safe cuts (core/pretokenize/safe_cut.h) for text,
+// so that each piece pre-tokenizes as the whole would; at line ends for JSON Lines.
 //
 //   StreamCutter cutter(source, StreamCutter::Mode::kSafeCuts, 4 << 20, &specials, true);
 //   for (;;) {
@@ -9,8 +9,8 @@
 //     if (!piece->has_value()) break;  // the end
 //     Process((*piece)->text, (*piece)->offset);
 //   }
-#ifndef BPEFORGE_PARALLEL_STREAM_CUTTER_H_
-#define BPEFORGE_PARALLEL_STREAM_CUTTER_H_
+#ifndef BPEFORGE_INPUT_STREAM_CUTTER_H_
+#define BPEFORGE_INPUT_STREAM_CUTTER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/pretokenize/special_tokens.h"
-#include "parallel/byte_source.h"
+#include "input/byte_source.h"
 
 namespace bpeforge::internal {
 
@@ -68,4 +68,4 @@ class StreamCutter {
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_PARALLEL_STREAM_CUTTER_H_
+#endif  // BPEFORGE_INPUT_STREAM_CUTTER_H_

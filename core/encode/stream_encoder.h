@@ -1,7 +1,7 @@
 // Encoding text that arrives in pieces (lines of a file, network reads) with exactly the ids
 // of encoding the whole, holding only a bounded tail.
-#ifndef BPEFORGE_PARALLEL_STREAM_ENCODER_H_
-#define BPEFORGE_PARALLEL_STREAM_ENCODER_H_
+#ifndef BPEFORGE_CORE_ENCODE_STREAM_ENCODER_H_
+#define BPEFORGE_CORE_ENCODE_STREAM_ENCODER_H_
 
 #include <cstddef>
 #include <string>
@@ -51,4 +51,4 @@ void EncodeIterable(const Tokenizer& tokenizer, absl::FunctionRef<bool(absl::str
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_PARALLEL_STREAM_ENCODER_H_
+#endif  // BPEFORGE_CORE_ENCODE_STREAM_ENCODER_H_

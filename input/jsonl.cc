@@ -1,4 +1,4 @@
-#include "parallel/jsonl.h"
+#include "input/jsonl.h"
 
 #include <simdjson.h>
 #include <string.h>

@@ -8,8 +8,8 @@
 //     absl::StatusOr<size_t> n = (*in)->Read(buf, sizeof buf);  // 0: the end
 //     ...
 //   }
-#ifndef BPEFORGE_PARALLEL_BYTE_SOURCE_H_
-#define BPEFORGE_PARALLEL_BYTE_SOURCE_H_
+#ifndef BPEFORGE_INPUT_BYTE_SOURCE_H_
+#define BPEFORGE_INPUT_BYTE_SOURCE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -48,4 +48,4 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& pa
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_PARALLEL_BYTE_SOURCE_H_
+#endif  // BPEFORGE_INPUT_BYTE_SOURCE_H_
