@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "bench/corpus/story_templates.h"
+
 namespace bpeforge::internal::bench {
 namespace {
 
@@ -244,92 +246,10 @@ StoriesModel::StoriesModel()
     rare_names_.Add(n.Take());
   }
 
-  openings_ = CompileAll(
-      {
-          "Once upon a time, there was a little {kid} named {N}.",
-          "Once upon a time, there was {aA} {kid} named {N}. {He} loved to {v} with {his} {O}.",
-          "Once upon a time, in {aA} {P}, there lived {aan} named {N}.",
-          "{N} was {aA} {kid} who loved to {v}.",
-          "One day, {aA} {kid} named {N} went to the {P} with {his} {rel}.",
-          "There once was {aan} called {N}. {He} lived in {aA} {P} with {his} family.",
-          "{N} and {F} were best friends. They liked to {v} in the {P} every day.",
-          "Once upon a time, there was {aA} {O}. It belonged to a {kid} named {N}.",
-          "{T}, {N} woke up and looked out the window. The sky was {c}.",
-      },
-      &literals_);
-  narration_ = CompileAll(
-      {
-          "{He} liked to play with {his} {A} {O} every day.",
-          "{T}, {N} saw {aan} near the {P}.",
-          "{N} {vd} with {F} in the {P}.",
-          "The {an} was very {f}.",
-          "{He} wanted to {v} with the {O}, but it was too {A}.",
-          "{N} felt {f} and ran to the {P}.",
-          "They {vd} together and had a lot of fun.",
-          "{T}, the sun was shining and the birds were singing.",
-          "{N} found {aA} {n} under a tree.",
-          "{He} picked it up and showed it to {F}.",
-          "The {an} didn't want to {v}. It was {f}.",
-          "{N} saw {num} {ns} on the ground.",
-          "{He} ate some {food} and drank some milk.",
-          "{N} learned that it is good to share.",
-          "{N}'s {O} was {c} and {A}.",
-          "{He} ran to {his} {rel} and gave {him} a big hug.",
-          "They looked for the {O} everywhere, in the {P} and under the bed.",
-          "Suddenly, {aan} came and took the {O}!",
-          "{N} was sad. {He} started to cry.",
-          "Then {F} had an idea.",
-          "They played in the {P} until it was dark.",
-          "The {A} {an} jumped over the {n} and ran away.",
-          "{N} was very {f} because {he} {vd} all by {himself}.",
-          "It was {aA} day, and everyone was {f}.",
-          "{N} did not know what to do.",
-          "{He} {vd} the {n} and put it in {his} {O}.",
-          "{His} {rel} made {food} for lunch. It was {A}.",
-          "The {P} was {A} and full of {ns}.",
-          "{N} and {F} went to the {P} to {v}.",
-          "{He} looked at the {c} {n} and smiled.",
-          "The {an} had {aA} {n}. It wanted to {v} with it.",
-          "{N} thought about it for a moment.",
-          "Every day, {N} would {v} and {v} with {his} friends.",
-          "But the {O} was stuck in the {n}.",
-          "{F} came over to see what was happening.",
-      },
-      &literals_);
-  dialogue_ = CompileAll(
-      {
-          "{His} {rel} said, \"{X}, {N}! Don't {v} the {O}.\"",
-          "{F} smiled and said, \"It's so {A}!\"",
-          "\"Can I {v} with you?\" asked {F}.",
-          "\"Yes, you can,\" said {N}. \"Let's {v} together!\"",
-          "\"I'm {f},\" {N} said. \"I don't want to {v}.\"",
-          "\"{X}!\" said {N}. \"Look at the {A} {n}!\"",
-          "\"We can't {v} now,\" said {F}. \"It's time to go home.\"",
-          "\"What's wrong?\" asked the {an}. \"I lost my {O},\" said {N}.",
-          "\"Thank you, {F}! You're my best friend,\" said {N}.",
-          "{His} {rel} said, \"You're a good {kid}, {N}.\"",
-          "\"I'll help you,\" said {F}. \"We'll find it together.\"",
-          "\"Why are you {f}?\" {N} asked the {an}.",
-          "\"{X}, I'm sorry,\" said {N}. \"I didn't mean to {v} your {n}.\"",
-          "\"Where is my {O}?\" {N} asked. \"I can't find it!\"",
-          "The {an} said, \"Don't be {f}. I won't hurt you.\"",
-          "\"Do you want to {v}?\" asked {N}. \"Okay!\" said {F}.",
-          "\"That's {aA} {n},\" said {F}. \"Can I have it?\"",
-          "\"{X}! It's {aA} {an}!\" {N} shouted.",
-      },
-      &literals_);
-  endings_ = CompileAll(
-      {
-          "From that day on, {N} and {F} were best friends.",
-          "{N} was very happy. {He} loved {his} {A} {O}.",
-          "And they all lived happily ever after.",
-          "{N} learned to always be kind to others.",
-          "{N} smiled and hugged {his} {O}. {He} was happy again.",
-          "After that, {N} never forgot to {v}.",
-          "{N} and {F} played with the {O} all day long.",
-          "The {an} said thank you and went back to the {P}.",
-      },
-      &literals_);
+  openings_ = CompileAll(kStoryTemplates.openings, &literals_);
+  narration_ = CompileAll(kStoryTemplates.narration, &literals_);
+  dialogue_ = CompileAll(kStoryTemplates.dialogue, &literals_);
+  endings_ = CompileAll(kStoryTemplates.endings, &literals_);
   for (std::string_view w : {"girl", "she", "She", "her", "Her", "her", "herself", "boy", "he",
                              "He", "his", "His", "him", "himself"}) {
     pronouns_.Add(w);
