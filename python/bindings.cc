@@ -5,223 +5,21 @@
 // Long calls (training, encoding files and batches) run with the GIL released. Training and
 // file encoding run on a worker thread while the calling thread polls for signals, so Ctrl-C
 // stops them (through the API's cancel flag) and raises KeyboardInterrupt.
-#include <Python.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <exception>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
+#include "python/support.h"
 
 namespace py = pybind11;
 
 namespace bpeforge::python {
 namespace {
-
-// absl::Status -> the Python exception a user would expect.
-[[noreturn]] void Throw(const absl::Status& status) {
-  const std::string message(status.message());
-  // A failed file-system call: OSError(errno, strerror, path), which Python turns into
-  // FileNotFoundError, PermissionError, IsADirectoryError, ... by the errno.
-  if (const auto err = status.GetPayload(kErrnoPayload)) {
-    const int code = std::atoi(std::string(*err).c_str());
-    const auto path = status.GetPayload(kPathPayload);
-    py::object filename = path ? py::object(py::str(std::string(*path))) : py::none();
-    PyErr_SetObject(PyExc_OSError,
-                    py::make_tuple(code, std::string(std::strerror(code)), filename).ptr());
-    throw py::error_already_set();
-  }
-  PyObject* type = PyExc_RuntimeError;
-  switch (status.code()) {
-    case absl::StatusCode::kNotFound:
-      type = PyExc_FileNotFoundError;
-      break;
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kOutOfRange:
-      type = PyExc_ValueError;
-      break;
-    case absl::StatusCode::kPermissionDenied:
-      type = PyExc_PermissionError;
-      break;
-    case absl::StatusCode::kCancelled:
-      type = PyExc_KeyboardInterrupt;
-      break;
-    case absl::StatusCode::kResourceExhausted:
-      type = PyExc_MemoryError;
-      break;
-    case absl::StatusCode::kInternal:
-    case absl::StatusCode::kUnavailable:
-    case absl::StatusCode::kDataLoss:
-      type = PyExc_OSError;
-      break;
-    default:
-      break;
-  }
-  PyErr_SetString(type, message.c_str());
-  throw py::error_already_set();
-}
-
-template <typename T>
-T Unwrap(absl::StatusOr<T> value) {
-  if (!value.ok()) Throw(value.status());
-  return *std::move(value);
-}
-
-void Check(const absl::Status& status) {
-  if (!status.ok()) Throw(status);
-}
-
-// Runs work(&cancel) on a worker thread with the GIL released. Every 50 ms the calling thread
-// takes the GIL to run Python's signal handlers; when one raises (Ctrl-C: KeyboardInterrupt),
-// the cancel flag stops the work, and the exception propagates once the worker has finished.
-template <typename R>
-R RunInterruptibly(const std::function<R(const std::atomic<bool>*)>& work) {
-  std::atomic<bool> cancel{false};
-  std::optional<R> result;
-  std::exception_ptr error;
-  bool interrupted = false;
-  {
-    py::gil_scoped_release release;
-    std::mutex mu;
-    std::condition_variable cv;
-    bool done = false;
-    std::thread worker([&] {
-      try {
-        result.emplace(work(&cancel));
-      } catch (...) {
-        error = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      done = true;
-      cv.notify_one();
-    });
-    for (;;) {
-      std::unique_lock<std::mutex> lock(mu);
-      if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) break;
-      lock.unlock();
-      if (!interrupted) {
-        py::gil_scoped_acquire acquire;
-        if (PyErr_CheckSignals() != 0) {  // the handler's exception stays set
-          interrupted = true;
-          cancel = true;
-        }
-      }
-    }
-    worker.join();
-  }
-  if (interrupted) throw py::error_already_set();
-  if (error) std::rethrow_exception(error);
-  return *std::move(result);
-}
-
-// Progress lines on stderr, at most five a second, rewritten in place.
-class StderrProgress {
- public:
-  void Update(absl::string_view line) {
-    std::lock_guard<std::mutex> lock(mu_);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    std::fprintf(stderr, "\r\033[K%.*s", static_cast<int>(line.size()), line.data());
-    std::fflush(stderr);
-    dirty_ = true;
-  }
-  ~StderrProgress() {
-    if (dirty_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  std::mutex mu_;
-  std::chrono::steady_clock::time_point last_{};
-  bool dirty_ = false;
-};
-
-// A str as UTF-8 without a copy; valid while the str lives. Surrogates raise
-// UnicodeEncodeError, as str.encode() does.
-absl::string_view Utf8(const py::handle& text) {
-  if (!PyUnicode_Check(text.ptr())) throw py::type_error("expected str");
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
-  if (data == nullptr) throw py::error_already_set();
-  return absl::string_view(data, static_cast<size_t>(size));
-}
-
-std::string BytesOf(const py::handle& value, const char* what) {
-  if (!PyBytes_Check(value.ptr())) {
-    throw py::type_error(std::string(what) + " must be bytes, not " +
-                         std::string(py::str(py::type::of(value).attr("__name__"))));
-  }
-  return std::string(py::reinterpret_borrow<py::bytes>(value));
-}
-
-// Ids from a list, tuple or numpy array of integers; a value that is no token id is
-// ValueError (the id may still be missing from the vocabulary: that is checked later).
-std::vector<TokenId> IdsOf(const py::handle& ids) {
-  std::vector<TokenId> out;
-  if (py::isinstance<py::array>(ids)) {
-    auto array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
-    if (!array) throw py::error_already_set();
-    out.reserve(static_cast<size_t>(array.size()));
-    const int64_t* data = array.data();
-    for (py::ssize_t i = 0; i < array.size(); ++i) {
-      if (data[i] < 0 || data[i] > UINT32_MAX) {
-        throw py::value_error("token id " + std::to_string(data[i]) + " is out of range");
-      }
-      out.push_back(static_cast<TokenId>(data[i]));
-    }
-    return out;
-  }
-  for (const py::handle& item : py::iter(ids)) {
-    if (!PyLong_Check(item.ptr())) {
-      throw py::type_error("token ids must be int, not " +
-                           std::string(py::str(py::type::of(item).attr("__name__"))));
-    }
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
-    if (overflow != 0 || v < 0 || v > UINT32_MAX) {
-      throw py::value_error("token id " + std::string(py::str(item)) + " is out of range");
-    }
-    out.push_back(static_cast<TokenId>(v));
-  }
-  return out;
-}
-
-py::list IdList(const std::vector<TokenId>& ids) {
-  py::list out(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) {
-    PyObject* v = PyLong_FromUnsignedLong(ids[i]);
-    if (v == nullptr) throw py::error_already_set();
-    PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), v);
-  }
-  return out;
-}
-
-py::dict VocabDict(const Vocab& vocab) {
-  py::dict out;
-  for (size_t id = 0; id < vocab.size(); ++id) {
-    if (!vocab[id].empty()) out[py::int_(id)] = py::bytes(vocab[id]);
-  }
-  return out;
-}
-
-py::list MergeList(const Merges& merges) {
-  py::list out;
-  for (const Merge& m : merges) out.append(py::make_tuple(py::bytes(m.first), py::bytes(m.second)));
-  return out;
-}
 
 // A pattern name, or else a custom regex (ParsePatternOrRegex).
 struct PatternArg {
@@ -241,8 +39,8 @@ std::string PatternString(const Tokenizer& t) {
 py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
                    const std::vector<std::string>& special_tokens, int threads,
                    const std::string& pattern, const std::string& layout, bool progress,
-                   uint64_t min_frequency, size_t max_token_length,
-                   const std::string& jsonl_field, bool skip_bad_records) {
+                   uint64_t min_frequency, size_t max_token_length, const std::string& jsonl_field,
+                   bool skip_bad_records) {
   TrainOptions options;
   options.input.jsonl_field = jsonl_field;
   options.input.skip_bad_records = skip_bad_records;
@@ -290,14 +88,6 @@ Tokenizer CreateTokenizer(const py::dict& vocab, const py::iterable& merges,
   }
   const PatternArg p = PatternOf(pattern);
   return Unwrap(Tokenizer::Create(dense, merge_list, special_tokens, p.pattern, p.custom));
-}
-
-template <typename T>
-py::array ToNumpy(const std::vector<TokenId>& ids) {
-  py::array_t<T> out(static_cast<py::ssize_t>(ids.size()));
-  T* data = out.mutable_data();
-  for (size_t i = 0; i < ids.size(); ++i) data[i] = static_cast<T>(ids[i]);
-  return out;
 }
 
 }  // namespace
