@@ -20,8 +20,8 @@
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
 #include "core/internal/utf8.h"
-#include "input/byte_source.h"
 #include "core/pretokenize/safe_cut.h"
+#include "input/byte_source.h"
 #include "input/mapped_file.h"
 #include "input/stream_cutter.h"
 
@@ -195,7 +195,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   auto count = [&](absl::string_view text, uint64_t order, size_t file, uint64_t offset,
                    uint64_t line) {
     try {
-      pretokens += CountPreTokens(text, specials, *pretokenizer, &local.local());
+      pretokens += options.pretokenize_only
+                       ? ScanPreTokens(text, specials, *pretokenizer)
+                       : CountPreTokens(text, specials, *pretokenizer, &local.local());
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
       error.Report(order, file,
                    absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",

@@ -28,6 +28,9 @@ struct CountOptions {
   // Called from worker threads, at most a few times a second, with bytes done so far (as
   // stored: compressed bytes of compressed files) and documents seen.
   std::function<void(uint64_t done, uint64_t total, uint64_t documents)> progress;
+  // A benchmark's yardstick: read and pre-tokenize everything, count nothing (the shards stay
+  // empty; `pretokens` and the byte counts are still filled in).
+  bool pretokenize_only = false;
   // Once it reads true, the remaining chunks are skipped and CountFiles returns Cancelled.
   const std::atomic<bool>* cancel = nullptr;
 };

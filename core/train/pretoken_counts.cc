@@ -62,4 +62,16 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
   return Count(text, specials, pretokenizer, *counts);
 }
 
+uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
+                       const PreTokenizer& pretokenizer) {
+  uint64_t seen = 0;
+  specials.Split(
+      text,
+      [&](absl::string_view piece) {
+        pretokenizer.Split(piece, [&](absl::string_view) { ++seen; });
+      },
+      [](size_t) {});
+  return seen;
+}
+
 }  // namespace bpeforge::internal

@@ -25,6 +25,11 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, CountingTable* counts);
 
+// The same pass with nothing counted: splits on special tokens, pre-tokenizes and returns the
+// number of pre-tokens. A benchmark's yardstick for what counting adds to the scan.
+uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
+                       const PreTokenizer& pretokenizer);
+
 }  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
