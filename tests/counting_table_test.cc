@@ -51,12 +51,23 @@ TEST(CountingTableTest, BatchesMatchAPlainMapOnLargeTables) {
     w.resize(1 + rng() % 24, static_cast<char>('a' + i % 26));
     words.push_back(std::move(w));
   }
+  // The words lie in one text, each followed by other bytes the keys must not take in.
+  std::string text;
+  std::vector<size_t> starts;
+  for (const std::string& w : words) {
+    starts.push_back(text.size());
+    text += w + "#garbage";
+  }
+  const char* end = text.data() + text.size();
   CountingTable counter;
   std::map<std::string, uint64_t> expected;
   for (size_t i = 0; i < words.size();) {
     const size_t n = std::min<size_t>(rng() % (CountingTable::kBatch + 1), words.size() - i);
-    std::vector<absl::string_view> batch(words.begin() + i, words.begin() + i + n);
-    counter.AddBatch(batch.data(), n);
+    std::vector<absl::string_view> batch;
+    for (size_t j = i; j < i + n; ++j) {
+      batch.push_back(absl::string_view(text).substr(starts[j], words[j].size()));
+    }
+    counter.AddBatch(batch.data(), n, end);
     for (size_t j = 0; j < n; ++j) ++expected[words[i + j]];
     i += n;
   }
@@ -83,6 +94,27 @@ TEST(CountingTableTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatches
   ASSERT_TRUE(counter.PrefersBatches());
   std::map<std::string, uint64_t> expected(plain.begin(), plain.end());
   EXPECT_EQ(Contents(counter), expected);
+}
+
+// A token with 16 readable bytes after its start is packed by loads and masks, one near the
+// end of its text byte by byte: both must give the same key, whatever bytes follow it.
+TEST(CountingTableTest, TokensReadPastTheirEndGiveTheKeysOfExactReads) {
+  std::mt19937_64 rng(13);
+  CountingTable counter;
+  std::map<std::string, uint64_t> expected;
+  for (int i = 0; i < 20000; ++i) {
+    const size_t len = rng() % 20;
+    std::string w;
+    for (size_t j = 0; j < len; ++j) w.push_back("a\0\xff b"[rng() % 5]);
+    std::string text = w;
+    const size_t after = rng() % 20;  // readable bytes after the token: often fewer than 16
+    for (size_t j = 0; j < after; ++j) text.push_back(static_cast<char>(rng()));
+    counter.Add(absl::string_view(text).substr(0, len), text.data() + text.size());
+    counter.Add(absl::string_view(text).substr(0, len));
+    expected[w] += 2;
+  }
+  EXPECT_EQ(Contents(counter), expected);
+  EXPECT_EQ(counter.size(), expected.size());
 }
 
 TEST(CountingTableTest, LengthIsPartOfTheKey) {

@@ -31,6 +31,17 @@ class CountingTable {
     }
   }
 
+  // Add, for a token of a text whose bytes may be read up to `readable_end`: a short token
+  // with 16 readable bytes is packed by two loads and masks, without branching on its length
+  // (lengths vary from token to token, so those branches are mispredicted often).
+  void Add(absl::string_view token, const char* readable_end) {
+    if (token.size() <= kMaxShort) {
+      short_[PackReadable(token, readable_end)] += 1;
+    } else {
+      long_[token] += 1;
+    }
+  }
+
   // Once the table has outgrown the caches (a web corpus has millions of distinct
   // pre-tokens), most new slots miss all of them, and adding in batches pays: AddBatch
   // prefetches a batch's slots first, so the misses overlap instead of queuing. While the
@@ -40,11 +51,11 @@ class CountingTable {
 
   // Adds each of tokens[0..n) once, n <= kBatch.
   static constexpr size_t kBatch = 16;
-  void AddBatch(const absl::string_view* tokens, size_t n) {
+  void AddBatch(const absl::string_view* tokens, size_t n, const char* readable_end) {
     ShortKey keys[kBatch];
     for (size_t i = 0; i < n; ++i) {
       if (tokens[i].size() <= kMaxShort) {
-        keys[i] = Pack(tokens[i]);
+        keys[i] = PackReadable(tokens[i], readable_end);
         short_.prefetch(keys[i]);
       }
     }
@@ -109,6 +120,18 @@ class CountingTable {
            (static_cast<uint64_t>(static_cast<uint8_t>(p[n - 1])) << (8 * (n - 1)));
     }
     return ShortKey{lo, hi | (static_cast<uint64_t>(n) << 56)};
+  }
+  // Pack's key, read with two loads when the 16 bytes from s.data() are below readable_end.
+  static ShortKey PackReadable(absl::string_view s, const char* readable_end) {
+    if (readable_end - s.data() < 16) return Pack(s);
+    const size_t n = s.size();
+    const uint64_t lo = Load64(s.data()) & LowBytes(n);
+    const uint64_t hi = Load64(s.data() + 8) & LowBytes(n > 8 ? n - 8 : 0);
+    return ShortKey{lo, hi | (static_cast<uint64_t>(n) << 56)};
+  }
+  // A mask of the low k bytes of a word, k <= 8.
+  static uint64_t LowBytes(size_t k) {
+    return k >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * k)) - 1;
   }
   static absl::string_view Unpack(const ShortKey& k, char* buf) {
     std::memcpy(buf, &k.lo, 8);

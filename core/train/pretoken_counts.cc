@@ -24,12 +24,13 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
                const PreTokenizer& pretokenizer, CountingTable& counts) {
   uint64_t seen = 0;
   absl::string_view batch[CountingTable::kBatch];
+  const char* const end = text.data() + text.size();  // every token lies in text
   specials.Split(
       text,
       [&](absl::string_view piece) {
         if (!counts.PrefersBatches()) {
           pretokenizer.Split(piece, [&](absl::string_view token) {
-            counts.Add(token);
+            counts.Add(token, end);
             ++seen;
           });
           return;
@@ -38,12 +39,12 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
         pretokenizer.Split(piece, [&](absl::string_view token) {
           batch[n++] = token;
           if (n == CountingTable::kBatch) {
-            counts.AddBatch(batch, n);
+            counts.AddBatch(batch, n, end);
             seen += n;
             n = 0;
           }
         });
-        counts.AddBatch(batch, n);
+        counts.AddBatch(batch, n, end);
         seen += n;
       },
       [](size_t) {});
