@@ -80,6 +80,18 @@ TEST(Utf8Test, FindsFirstInvalidByte) {
   EXPECT_EQ(FindInvalidUtf8("ab\xE6\x97"), 2u);         // truncated
 }
 
+// A bad byte at every offset of a long ASCII text: found by the 32-byte and 8-byte blocks and
+// by the byte-by-byte tail alike.
+TEST(Utf8Test, FindsABadByteAtEveryOffsetOfAsciiText) {
+  for (size_t at = 0; at < 75; ++at) {
+    std::string text(75, 'x');
+    text[at] = '\xff';
+    EXPECT_EQ(FindInvalidUtf8(text), at) << "at " << at;
+    text[at] = 'y';
+    EXPECT_EQ(FindInvalidUtf8(text), std::nullopt);
+  }
+}
+
 TEST(Utf8Test, ReplacementFollowsPython) {
   // bytes.decode("utf-8", "replace") semantics: one U+FFFD per maximal invalid prefix.
   EXPECT_EQ(ReplaceInvalidUtf8("a\xE6\x97z"), "a\xEF\xBF\xBDz");
