@@ -14,6 +14,11 @@
 #   --threads N         training threads (default 2)
 #   --compare-threads   also run every case with --threads 1 to show the pre-tokenize speedup
 #   --keep              keep the trained outputs under $OUT (default: removed after each run)
+#   --page-cache STATE  before each run: cold (drop the corpus from the page cache), warm (read
+#                       it once with cat) or as-is (default). Peak RSS counts the mapped corpus
+#                       pages, so it is measured both ways.
+#   --pretokenize-only  also time bpeforge-pretokenize-only (the same pass counting nothing)
+#                       on each case, and print it beside the training run
 # Environment:
 #   BUILD  build directory holding bin/bpeforge and bin/bpeforge-gen (default: build); this
 #          script builds nothing.
@@ -34,6 +39,8 @@ out="${OUT:-$data/e2e-out}"
 threads=2
 compare=0
 keep=0
+page_cache=as-is
+scan=0
 cases=()
 
 while (($#)); do
@@ -41,12 +48,15 @@ while (($#)); do
     --threads) threads="$2"; shift 2 ;;
     --compare-threads) compare=1; shift ;;
     --keep) keep=1; shift ;;
+    --page-cache) page_cache="$2"; shift 2 ;;
+    --pretokenize-only) scan=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "e2e.sh: unknown option $1" >&2; exit 2 ;;
     *) cases+=("$1"); shift ;;
   esac
 done
 ((${#cases[@]})) || cases=(stories-100M web-100M)
+case "$page_cache" in cold|warm|as-is) ;; *) echo "e2e.sh: --page-cache cold|warm|as-is" >&2; exit 2 ;; esac
 
 bpeforge="$build/bin/bpeforge"
 gen="$build/bin/bpeforge-gen"
@@ -110,6 +120,13 @@ json_field() {  # file key -> value of a top-level number field
   sed -n "s/^ *\"$2\": *\([0-9.eE+-]*\).*/\1/p" "$1"
 }
 
+set_page_cache() {  # corpus
+  case "$page_cache" in
+    cold) dd if="$1" iflag=nocache count=0 status=none ;;  # drops the file's cached pages
+    warm) cat "$1" >/dev/null ;;
+  esac
+}
+
 printf '%-14s %9s %6s %7s %8s %10s %8s %9s %8s %10s %7s\n' \
   corpus size vocab threads wall_s pretok_s merge_s peak_MB MB/s distinct merges
 run_case() {  # name threads
@@ -123,6 +140,7 @@ run_case() {  # name threads
   local dir="$out/$name-t$nthreads"
   local stats="$dir.stats.json" timelog="$dir.time.log"
   rm -rf "$dir"
+  set_page_cache "$corpus"
   /usr/bin/time -v -o "$timelog" "$bpeforge" train "$corpus" --vocab-size "$vocab" \
     --special-token '<|endoftext|>' --threads "$nthreads" --out "$dir" --stats-json "$stats" \
     --quiet >/dev/null
@@ -141,6 +159,11 @@ run_case() {  # name threads
       printf "%-14s %9s %6d %7d %8.2f %10.2f %8.2f %9.0f %8.1f %10d %7d\n",
         n, sz, v, t, w, p, m, kb / 1024, (w > 0 ? b / 1e6 / w : 0), d, mg }'
   ((keep)) || rm -rf "$dir"
+  if ((scan)); then
+    set_page_cache "$corpus"
+    echo "  pre-tokenize only: $("$build/bin/bpeforge-pretokenize-only" "$corpus" \
+      --special-token '<|endoftext|>' --threads "$nthreads")"
+  fi
 }
 
 for name in "${cases[@]}"; do
