@@ -14,13 +14,13 @@
 #include "absl/strings/str_format.h"
 #include "api/tokenizer_state.h"
 #include "bpeforge/bpeforge.h"
+#include "core/encode/stream_encoder.h"
 #include "core/formats/id_array.h"
 #include "core/internal/atomic_file.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
 #include "input/mapped_file.h"
 #include "parallel/parallel_encode.h"
-#include "core/encode/stream_encoder.h"
 #include "parallel/train.h"
 
 namespace bpeforge {

@@ -16,8 +16,8 @@
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
 #include "core/internal/utf8.h"
-#include "input/byte_source.h"
 #include "core/pretokenize/safe_cut.h"
+#include "input/byte_source.h"
 #include "input/mapped_file.h"
 #include "input/stream_cutter.h"
 

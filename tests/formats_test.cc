@@ -1,9 +1,9 @@
 // GPT-2 byte-to-unicode mapping, vocab.json / merges.txt round trips, UTF-8 helpers.
 #include <gtest/gtest.h>
 
-#include "core/internal/byte_unicode.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/manifest.h"
+#include "core/internal/byte_unicode.h"
 #include "core/internal/utf8.h"
 #include "core/train/vocab.h"
 #include "tests/test_util.h"

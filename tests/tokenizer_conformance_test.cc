@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_split.h"
+#include "core/encode/stream_encoder.h"
 #include "core/encode/tokenizer.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/tiktoken_files.h"
-#include "core/encode/stream_encoder.h"
 #include "tests/test_util.h"
 
 namespace bpeforge::internal {

@@ -10,10 +10,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "core/encode/stream_encoder.h"
 #include "core/formats/tiktoken_files.h"
 #include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
-#include "core/encode/stream_encoder.h"
 #include "tests/text_gen.h"
 
 namespace bpeforge::internal {

@@ -45,7 +45,8 @@ absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeAnyPreTokenizer(Pattern patter
                                                                   absl::string_view custom_regex);
 
 // Whether a pattern's pre-tokenizer restarts after an ASCII letter followed by white space
-// (the built-in ones do; see core/pretokenize/safe_cut.h): a custom regex is cut only at special tokens.
+// (the built-in ones do; see core/pretokenize/safe_cut.h): a custom regex is cut only at special
+// tokens.
 inline bool CutsAfterLetters(Pattern pattern) { return pattern != Pattern::kCustom; }
 
 }  // namespace bpeforge::internal
