@@ -152,6 +152,11 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     if (files[f].path().empty()) continue;  // streamed
     std::vector<size_t> bounds = FindChunkBounds(files[f].data(), specials, options.chunk_bytes,
                                                  CutsAfterLetters(options.pattern));
+    // Finding the cuts touched a page at every chunk end, and the kernel maps the cached pages
+    // around each (64 KB here; a whole large folio, up to megabytes, on some kernels and file
+    // systems): unmap them now, or they stay mapped until the chunk is counted and count in the
+    // peak RSS of a corpus that the page cache holds.
+    files[f].Release(0, files[f].data().size());
     for (size_t i = 0; i + 1 < bounds.size(); ++i) {
       if (bounds[i + 1] <= bounds[i]) continue;
       // The same arithmetic in every process, so every chunk has exactly one share.
