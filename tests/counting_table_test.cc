@@ -117,6 +117,25 @@ TEST(CountingTableTest, TokensReadPastTheirEndGiveTheKeysOfExactReads) {
   EXPECT_EQ(counter.size(), expected.size());
 }
 
+// The benchmarks' counting-free pass sees exactly the pre-tokens that counting sees.
+TEST(CountingTableTest, ScanPreTokensSeesWhatCountingCounts) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    text += i % 11 == 0  ? "<|endoftext|>"
+            : i % 3 == 0 ? " don't 42!\n"
+                         : " caf\u00e9 w" + std::to_string(i);
+  }
+  const SpecialTokens specials({"<|endoftext|>"});
+  const std::unique_ptr<PreTokenizer> pretokenizer = MakePreTokenizer(Pattern::kGpt2);
+  PreTokenCounts plain;
+  const uint64_t counted = CountPreTokens(text, specials, *pretokenizer, &plain);
+  uint64_t total = 0;
+  for (const auto& [token, n] : plain) total += n;
+  EXPECT_EQ(counted, total);
+  EXPECT_EQ(ScanPreTokens(text, specials, *pretokenizer), total);
+  EXPECT_GT(total, 6000u);
+}
+
 TEST(CountingTableTest, LengthIsPartOfTheKey) {
   CountingTable c;
   c.Add(absl::string_view("a", 1));
