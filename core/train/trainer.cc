@@ -19,15 +19,7 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                             const TrainerConfig& config,
-                                             const std::function<void(size_t)>& progress,
-                                             const Parallelism& parallelism,
-                                             const std::atomic<bool>* cancel) {
-  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(config));
-  TrainedVocab out;
-  out.special_tokens = SpecialTokens(config.special_tokens).tokens();
-
+absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts) {
   WordTable words;
   size_t distinct = 0, bytes = 0;
   for (const PreTokenCounts* c : counts) {
@@ -42,11 +34,32 @@ absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCou
       }
     }
   }
+  return words;
+}
+
+absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,
+                                            const std::function<void(size_t)>& progress,
+                                            const Parallelism& parallelism,
+                                            const std::atomic<bool>* cancel) {
+  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(config));
+  TrainedVocab out;
+  out.special_tokens = SpecialTokens(config.special_tokens).tokens();
   out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
                            parallelism, cancel, config.rules);
   if (cancel != nullptr && cancel->load()) return absl::CancelledError("training was cancelled");
   out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
   return out;
+}
+
+absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                             const TrainerConfig& config,
+                                             const std::function<void(size_t)>& progress,
+                                             const Parallelism& parallelism,
+                                             const std::atomic<bool>* cancel) {
+  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(config));
+  absl::StatusOr<WordTable> words = MakeWordTable(counts);
+  if (!words.ok()) return words.status();
+  return TrainFromWords(*std::move(words), config, progress, parallelism, cancel);
 }
 
 }  // namespace bpeforge::internal

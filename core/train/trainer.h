@@ -14,6 +14,7 @@
 #include "core/internal/types.h"
 #include "core/train/merge_loop.h"
 #include "core/train/pretoken_counts.h"
+#include "core/train/word_table.h"
 
 namespace bpeforge::internal {
 
@@ -43,6 +44,18 @@ absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCou
                                              const std::function<void(size_t)>& progress = nullptr,
                                              const Parallelism& parallelism = {},
                                              const std::atomic<bool>* cancel = nullptr);
+
+// TrainFromCounts in its two steps, for a caller that frees the counts in between (on a web
+// corpus they are about as large as the merge loop's own tables, which peak later):
+//   absl::StatusOr<WordTable> words = MakeWordTable(counts);
+//   counts.clear();
+//   absl::StatusOr<TrainedVocab> trained = TrainFromWords(*std::move(words), config);
+// The words of `counts`: every pre-token of two bytes or more (one byte holds no pair).
+absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts);
+absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,
+                                            const std::function<void(size_t)>& progress = nullptr,
+                                            const Parallelism& parallelism = {},
+                                            const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace bpeforge::internal
 
