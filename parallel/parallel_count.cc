@@ -300,8 +300,6 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   const uint64_t text_bytes = streamed_bytes + document_bytes + mapped_bytes;
   decompressed_bytes += mapped_bytes;
 
-  // Combine without a global lock: each thread's map is split by hash into per-shard
-  // lists, then every shard sums its lists. Shards are disjoint, so they fill in parallel.
   ShardedCounts out;
   out.bytes = text_bytes;
   out.stored_bytes = stored_bytes;
@@ -309,6 +307,12 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.documents = documents;
   out.skipped_records = skipped;
   out.pretokens = pretokens;
+  if (options.per_worker) {
+    for (CountingTable& table : local) out.tables.push_back(std::move(table));
+    return out;
+  }
+  // Combine without a global lock: each thread's map is split by hash into per-shard
+  // lists, then every shard sums its lists. Shards are disjoint, so they fill in parallel.
   const size_t num_shards = std::max<size_t>(options.shards, 1);
   out.shards.resize(num_shards);
   using Entry = std::pair<std::string, uint64_t>;  // short keys stay in the SSO buffer

@@ -31,16 +31,23 @@ struct CountOptions {
   // A benchmark's yardstick: read and pre-tokenize everything, count nothing (the shards stay
   // empty; `pretokens` and the byte counts are still filled in).
   bool pretokenize_only = false;
+  // Leave the counts in the workers' own tables (ShardedCounts::tables) rather than combine
+  // them into shards: for a caller that combines them its own way (training, into its word
+  // table, without the shards' copy of every pre-token).
+  bool per_worker = false;
   // Once it reads true, the remaining chunks are skipped and CountFiles returns Cancelled.
   const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ShardedCounts {
   std::vector<PreTokenCounts> shards;  // a pre-token lives in exactly one shard
-  uint64_t bytes = 0;                  // of text counted (for JSON Lines, of the documents)
-  uint64_t stored_bytes = 0;           // read from the inputs as they are stored
-  uint64_t decompressed_bytes = 0;     // the same, decompressed
-  uint64_t documents = 0;              // a file of text is one; a JSON Lines record is one
+  // With CountOptions::per_worker, instead of shards: one table per worker (a pre-token may be
+  // in several; its count is the sum).
+  std::vector<CountingTable> tables;
+  uint64_t bytes = 0;               // of text counted (for JSON Lines, of the documents)
+  uint64_t stored_bytes = 0;        // read from the inputs as they are stored
+  uint64_t decompressed_bytes = 0;  // the same, decompressed
+  uint64_t documents = 0;           // a file of text is one; a JSON Lines record is one
   uint64_t skipped_records = 0;
   uint64_t pretokens = 0;
   uint64_t distinct() const;

@@ -71,7 +71,7 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   return LearnFromWords(*std::move(words), distinct, options, start);
 }
 
-absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options) {
+absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_worker) {
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -83,6 +83,7 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options) {
   count_options.chunk_bytes = options.chunk_bytes;
   count_options.cancel = options.cancel;
   count_options.jsonl = options.jsonl;
+  count_options.per_worker = per_worker;
   if (options.shares == 0 || options.share >= options.shares) {
     return absl::InvalidArgumentError(
         absl::StrCat("share ", options.share, " of ", options.shares, " does not exist"));
@@ -107,17 +108,16 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options) {
   if (options.shares != 1) {
     return absl::InvalidArgumentError("training takes the whole input (shares = 1)");
   }
-  absl::StatusOr<ShardedCounts> counts = CountInputs(options);
+  // The workers' tables go straight into the word table, and are dropped once copied: the
+  // merge loop's tables, which peak later, would otherwise come on top of them.
+  absl::StatusOr<ShardedCounts> counts = CountInputs(options, /*per_worker=*/true);
   if (!counts.ok()) return counts.status();
   const double pretokenize_seconds = SecondsSince(start);
 
-  // The counts are dropped once copied into the word table: the merge loop's tables, which
-  // peak later, would otherwise come on top of them (web 1 GB: about 300 MB).
   const auto merge_start = std::chrono::steady_clock::now();
-  absl::StatusOr<WordTable> words = MakeWordTable(counts->views());
+  uint64_t distinct = 0;
+  absl::StatusOr<WordTable> words = MakeWordTable(counts->tables, &distinct);
   if (!words.ok()) return words.status();
-  const uint64_t distinct = counts->distinct();
-  std::vector<PreTokenCounts>().swap(counts->shards);
   absl::StatusOr<TrainResult> result =
       LearnFromWords(*std::move(words), distinct, options, merge_start);
   if (!result.ok()) return result.status();

@@ -48,8 +48,9 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options);
 // oneTBB would not start them (and would say so on stderr).
 int ThreadsToUse(int requested);
 
-// Counts the inputs' pre-tokens as Train does (config checked, threads, progress, cancel).
-absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options);
+// Counts the inputs' pre-tokens as Train does (config checked, threads, progress, cancel);
+// `per_worker` as in CountOptions.
+absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_worker = false);
 
 // Learns merges from counts made before, as Train does after counting (options.inputs and
 // options.chunk_bytes are not used). stats has no bytes, pre-tokens or pre-tokenize time.

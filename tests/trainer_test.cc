@@ -2,7 +2,10 @@
 // independence of thread count and chunk size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/train/vocab.h"
@@ -254,6 +257,43 @@ TEST(TrainerTest, ThreadAndChunkInvariance) {
       }
     }
   }
+}
+
+// Each word of a table as (bytes, count), sorted: what the merge loop learns from.
+std::vector<std::pair<std::string, uint64_t>> WordsOf(const WordTable& table) {
+  std::vector<std::pair<std::string, uint64_t>> words;
+  for (WordTable::WordId w : table.ids()) {
+    std::string bytes(table.symbols(w), table.symbols(w) + table.length(w));
+    words.emplace_back(bytes, table.count(w));
+  }
+  std::sort(words.begin(), words.end());
+  return words;
+}
+
+TEST(TrainerTest, WordTableFromWorkersTablesEqualsTheOneFromSummedCounts) {
+  // Three workers' tables sharing many pre-tokens, short (packed) and long, and one-byte ones,
+  // which are distinct pre-tokens but no words.
+  std::mt19937 rng(3);
+  std::vector<CountingTable> tables(3);
+  PreTokenCounts sum;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    for (int i = 0; i < 5000 * static_cast<int>(t + 1); ++i) {
+      std::string token(1 + rng() % 24, 'a');
+      for (char& c : token) c = static_cast<char>('a' + rng() % 3);
+      const uint64_t n = 1 + rng() % 5;
+      tables[t].Add(token, n);
+      sum[token] += n;
+    }
+  }
+  uint64_t distinct = 0;
+  absl::StatusOr<WordTable> from_tables = MakeWordTable(tables, &distinct);
+  absl::StatusOr<WordTable> from_sum = MakeWordTable({&sum});
+  ASSERT_TRUE(from_tables.ok() && from_sum.ok());
+  EXPECT_EQ(distinct, sum.size());
+  EXPECT_TRUE(tables.empty());
+  const auto words = WordsOf(*from_tables);
+  EXPECT_EQ(words, WordsOf(*from_sum));
+  EXPECT_EQ(words.size() + 3, sum.size());  // "a", "b" and "c" hold no pair
 }
 
 TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {

@@ -69,6 +69,8 @@ class CountingTable {
   }
 
   size_t size() const { return short_.size() + long_.size(); }
+  // Makes room for `n` distinct short pre-tokens, so that adding them never rehashes.
+  void Reserve(size_t n) { short_.reserve(n); }
 
   // Calls fn(bytes, count) for every distinct pre-token, in no particular order.
   void ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const;

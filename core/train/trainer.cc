@@ -1,5 +1,7 @@
 #include "core/train/trainer.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "core/internal/status_macros.h"
 #include "core/pretokenize/special_tokens.h"
@@ -35,6 +37,38 @@ absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>
     }
   }
   return words;
+}
+
+absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct) {
+  *distinct = 0;
+  if (tables.empty()) return WordTable();
+  // Adding the smaller tables into the largest moves the fewest pre-tokens; reserving first
+  // spares it the rehashes (each a copy of the whole table) as it grows.
+  std::sort(tables.begin(), tables.end(),
+            [](const CountingTable& a, const CountingTable& b) { return a.size() > b.size(); });
+  size_t upper_bound = 0;
+  for (const CountingTable& t : tables) upper_bound += t.size();
+  CountingTable& all = tables[0];
+  all.Reserve(upper_bound);
+  for (size_t t = 1; t < tables.size(); ++t) {
+    all.MergeFrom(tables[t]);
+    tables[t] = CountingTable();
+  }
+  *distinct = all.size();
+  size_t words = 0, bytes = 0;
+  all.ForEach([&](absl::string_view word, uint64_t) {
+    words += word.size() > 1;
+    bytes += word.size();
+  });
+  WordTable table;
+  table.Reserve(words, bytes);
+  bool fits = true;
+  all.ForEach([&](absl::string_view word, uint64_t n) {
+    if (word.size() > 1) fits = fits && table.Add(word, n);  // one byte: no pair to count
+  });
+  tables.clear();
+  if (!fits) return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
+  return table;
 }
 
 absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,

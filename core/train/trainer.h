@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "core/internal/parallelism.h"
 #include "core/internal/types.h"
+#include "core/train/counting_table.h"
 #include "core/train/merge_loop.h"
 #include "core/train/pretoken_counts.h"
 #include "core/train/word_table.h"
@@ -52,6 +53,10 @@ absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCou
 //   absl::StatusOr<TrainedVocab> trained = TrainFromWords(*std::move(words), config);
 // The words of `counts`: every pre-token of two bytes or more (one byte holds no pair).
 absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts);
+// The same from counting tables that may share pre-tokens (one per worker): they are added
+// into the largest, which the words are then copied from; `tables` is left empty. Sets
+// `*distinct` to the number of distinct pre-tokens.
+absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct);
 absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,
                                             const std::function<void(size_t)>& progress = nullptr,
                                             const Parallelism& parallelism = {},
