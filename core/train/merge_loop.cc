@@ -235,7 +235,9 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
     auto node = pairs.extract(*best);
     Changes& changes = rewriter.Merge(node.mapped().words, left, right, merged);
 
-    // 4d. Apply the changes to the counts, and queue the new pairs.
+    // 4d. Apply the changes to the counts, and queue the new pairs. Their slots in the large
+    //     pair table miss the caches: all are fetched first, so the misses overlap.
+    for (const auto& [pair, change] : changes) pairs.prefetch(pair);
     for (auto& [pair, change] : changes) {
       if (pair == *best) continue;
       auto it = pairs.try_emplace(pair).first;
