@@ -268,6 +268,42 @@ TEST(EncodeCacheTest, StaysBounded) {
   EXPECT_FALSE(cache.Find("k0", &out));
 }
 
+TEST(EncodeCacheTest, StandsAsideWhileFewLookupsHitThenTriesAgain) {
+  EncodeCache cache;
+  std::vector<TokenId> out;
+  const std::vector<TokenId> ids = {7};
+  cache.Insert("kept", ids);
+  // A window of lookups that all miss (each piece inserted, as the encoder does).
+  for (uint32_t i = 0; i < EncodeCache::kWindow; ++i) {
+    const std::string piece = absl::StrCat("miss", i);
+    ASSERT_FALSE(cache.Find(piece, &out));
+    cache.Insert(piece, ids);
+  }
+  const size_t size = cache.size();
+  // Standing aside: a cached piece is not found, and nothing new is kept.
+  EXPECT_FALSE(cache.Find("kept", &out));
+  cache.Insert("new", ids);
+  EXPECT_EQ(cache.size(), size);
+  for (uint32_t i = 1; i < EncodeCache::kStandAside; ++i) cache.Find("kept", &out);
+  // Then it answers again.
+  out.clear();
+  EXPECT_TRUE(cache.Find("kept", &out));
+  EXPECT_EQ(out, ids);
+}
+
+TEST(EncodeCacheTest, StaysWhileMostLookupsHit) {
+  EncodeCache cache;
+  const std::vector<TokenId> ids = {7};
+  for (int i = 0; i < 10; ++i) cache.Insert(absl::StrCat("k", i), ids);
+  std::vector<TokenId> out;
+  for (uint32_t i = 0; i < 3 * EncodeCache::kWindow; ++i) {
+    // Two hits in three lookups.
+    const std::string piece = i % 3 == 2 ? absl::StrCat("miss", i) : absl::StrCat("k", i % 10);
+    out.clear();
+    ASSERT_EQ(cache.Find(piece, &out), i % 3 != 2) << i;
+  }
+}
+
 // Splits `text` at random points (inside characters and special tokens too) and streams it.
 std::vector<TokenId> StreamEncode(const Tokenizer& tok, const std::string& text, uint64_t seed,
                                   size_t max_pending, size_t* most_pending = nullptr) {

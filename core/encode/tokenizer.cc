@@ -30,16 +30,25 @@ uint64_t NextSerial() {
 
 }  // namespace
 
-bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) const {
+bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) {
+  if (aside_ > 0) {
+    --aside_;
+    return false;
+  }
+  if (++lookups_ == kWindow) {
+    if (hits_ < kWindow / 2) aside_ = kStandAside;
+    lookups_ = hits_ = 0;
+  }
   auto it = index_.find(piece);
   if (it == index_.end()) return false;
+  ++hits_;
   const TokenId* begin = ids_.data() + it->second.begin;
   out->insert(out->end(), begin, begin + it->second.size);
   return true;
 }
 
 void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {
-  if (max_entries_ == 0) return;
+  if (max_entries_ == 0 || aside_ > 0) return;
   if (index_.size() >= max_entries_) {
     index_.clear();
     ids_.clear();

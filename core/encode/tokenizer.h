@@ -33,20 +33,27 @@ struct SpecialToken {
 };
 
 // Remembers the ids of recently seen pre-tokens. Not thread-safe: one per thread. Bounded:
-// it starts over when full.
+// it starts over when full. It pays only when most lookups hit (TinyStories-like text: 97%);
+// text whose pre-tokens rarely repeat (web text: 37%) encodes faster without it, so while
+// fewer than half of a window's lookups hit, it stands aside for a while (Find misses at once,
+// Insert keeps nothing), then tries again.
 class EncodeCache {
  public:
   explicit EncodeCache(size_t max_entries = 1 << 16) : max_entries_(max_entries) {}
   // The cached ids of `piece`, or false.
-  bool Find(absl::string_view piece, std::vector<TokenId>* out) const;
+  bool Find(absl::string_view piece, std::vector<TokenId>* out);
   void Insert(absl::string_view piece, absl::Span<const TokenId> ids);
   size_t size() const { return index_.size(); }
+
+  static constexpr uint32_t kWindow = 1 << 13;      // lookups whose hit rate decides
+  static constexpr uint32_t kStandAside = 1 << 17;  // lookups passed over when it is low
 
  private:
   struct Slice {
     uint32_t begin, size;
   };
   size_t max_entries_;
+  uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
   absl::flat_hash_map<std::string, Slice> index_;
   std::vector<TokenId> ids_;
 };
