@@ -21,22 +21,35 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// Copies every pre-token of two bytes or more (one byte holds no pair) that `for_each(fn)`
+// passes to fn(bytes, count) into a word table sized by a first pass.
+template <typename ForEach>
+absl::StatusOr<WordTable> CopyWords(const ForEach& for_each) {
+  size_t words = 0, bytes = 0;
+  for_each([&](absl::string_view word, uint64_t) {
+    words += word.size() > 1;
+    bytes += word.size();
+  });
+  WordTable table;
+  table.Reserve(words, bytes);
+  bool fits = true;
+  for_each([&](absl::string_view word, uint64_t n) {
+    if (word.size() > 1) fits = fits && table.Add(word, n);
+  });
+  if (!fits) return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
+  return table;
+}
+
+}  // namespace
+
 absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts) {
-  WordTable words;
-  size_t distinct = 0, bytes = 0;
-  for (const PreTokenCounts* c : counts) {
-    distinct += c->size();
-    for (const auto& [word, n] : *c) bytes += word.size();
-  }
-  words.Reserve(distinct, bytes);
-  for (const PreTokenCounts* c : counts) {
-    for (const auto& [word, n] : *c) {
-      if (word.size() > 1 && !words.Add(word, n)) {  // one byte: no pair to count
-        return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
-      }
+  return CopyWords([&](const auto& fn) {
+    for (const PreTokenCounts* c : counts) {
+      for (const auto& [word, n] : *c) fn(word, n);
     }
-  }
-  return words;
+  });
 }
 
 absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct) {
@@ -55,20 +68,9 @@ absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint
     tables[t] = CountingTable();
   }
   *distinct = all.size();
-  size_t words = 0, bytes = 0;
-  all.ForEach([&](absl::string_view word, uint64_t) {
-    words += word.size() > 1;
-    bytes += word.size();
-  });
-  WordTable table;
-  table.Reserve(words, bytes);
-  bool fits = true;
-  all.ForEach([&](absl::string_view word, uint64_t n) {
-    if (word.size() > 1) fits = fits && table.Add(word, n);  // one byte: no pair to count
-  });
+  absl::StatusOr<WordTable> words = CopyWords([&](const auto& fn) { all.ForEach(fn); });
   tables.clear();
-  if (!fits) return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
-  return table;
+  return words;
 }
 
 absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,
