@@ -56,31 +56,44 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
   manifest.custom_regex = model.custom_pattern;
   manifest.max_token_length = model.max_token_length;
   manifest.ids_from_vocab_json =
-      internal::BuildVocab(model.special_tokens, model.merges, model.layout) != model.vocab;
+      !internal::IsBuiltVocab(model.vocab, model.special_tokens, model.merges, model.layout);
   absl::StatusOr<internal::TiktokenTables> tables =
       internal::TiktokenTablesOf(model.vocab, model.merges, model.special_tokens);
   if (!tables.ok()) return tables.status();
-  using Contents = absl::StatusOr<std::string>;
+  using internal::TextSink;
   return internal::WriteFilesAtomically(
       dir, {
                {internal::kVocabFile,
-                [&]() -> Contents { return internal::FormatVocabJson(model.vocab); }},
+                [&](TextSink& out) {
+                  internal::WriteVocabJson(model.vocab, out);
+                  return absl::OkStatus();
+                }},
                {internal::kMergesFile,
-                [&]() -> Contents { return internal::FormatMergesTxt(model.merges); }},
+                [&](TextSink& out) {
+                  internal::WriteMergesTxt(model.merges, out);
+                  return absl::OkStatus();
+                }},
                {internal::kHfTokenizerFile,
-                [&]() -> Contents {
-                  return internal::FormatHfTokenizerJson(*tables, model.merges, model.pattern,
-                                                         model.custom_pattern);
+                [&](TextSink& out) {
+                  return internal::WriteHfTokenizerJson(*tables, model.merges, model.pattern,
+                                                        model.custom_pattern, out);
                 }},
                {internal::kTiktokenRanksFile,
-                [&]() -> Contents { return internal::FormatTiktokenRanks(tables->ranks); }},
+                [&](TextSink& out) {
+                  internal::WriteTiktokenRanks(tables->ranks, out);
+                  return absl::OkStatus();
+                }},
                {internal::kTiktokenJsonFile,
-                [&]() -> Contents {
-                  return internal::FormatTiktokenJson(*tables, model.pattern, model.custom_pattern);
+                [&](TextSink& out) {
+                  internal::WriteTiktokenJson(*tables, model.pattern, model.custom_pattern, out);
+                  return absl::OkStatus();
                 }},
                // Last, so that a manifest beside the files means the set is complete.
                {internal::kManifestFile,
-                [&]() -> Contents { return internal::FormatManifestJson(manifest); }},
+                [&](TextSink& out) {
+                  out.Append(internal::FormatManifestJson(manifest));
+                  return absl::OkStatus();
+                }},
            });
 }
 

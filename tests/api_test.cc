@@ -181,6 +181,24 @@ TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
   EXPECT_FALSE(std::ifstream(dir.File("ids")).good());
 }
 
+// "\xC4\xA0" (Ġ) is how tokenizer.json spells the ordinary token " "; a special token with that
+// text cannot be a second key. The error names it, and no file of the set is left.
+TEST(ApiTest, ASpecialTokenSpelledAsAnOrdinaryTokenIsNotSaved) {
+  TempDir dir;
+  internal::testing::WriteFile(dir.File("doc.txt"), "a b a b \xC4\xA0 a b");
+  TrainOptions options = Options(260);
+  options.special_tokens = {"\xC4\xA0"};
+  absl::StatusOr<TrainResult> trained = Train({dir.File("doc.txt")}, options);
+  ASSERT_TRUE(trained.ok()) << trained.status();
+  const absl::Status saved = SaveTokenizer(trained->model, dir.File("out"));
+  EXPECT_EQ(saved.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(saved.message().find("special token \"\xC4\xA0\" is also an ordinary token's visible"),
+            std::string::npos)
+      << saved;
+  EXPECT_FALSE(std::ifstream(dir.File("out/vocab.json")).good());
+  EXPECT_FALSE(std::ifstream(dir.File("out/tokenizer.json")).good());
+}
+
 // One table of names: the short names and tiktoken's, in both parsers; the message lists them.
 TEST(ApiTest, PatternNamesAreOneList) {
   for (const auto& [name, want] :

@@ -33,8 +33,10 @@ TEST(FilesTest, VocabAndMergesRoundTrip) {
   Merges merges = {{" ", "t"}, {"h", "e"}, {" t", "he"}, {"\n", "\xC3"}, {"\xC3", "\xA9"}};
   Vocab vocab = BuildVocab({"<|endoftext|>"}, merges, IdLayout::kBytesFirst);
   testing::TempDir dir;
-  testing::WriteFile(dir.File("vocab.json"), FormatVocabJson(vocab));
-  testing::WriteFile(dir.File("merges.txt"), FormatMergesTxt(merges));
+  testing::WriteFile(dir.File("vocab.json"),
+                     TextOf([&](TextSink& out) { WriteVocabJson(vocab, out); }));
+  testing::WriteFile(dir.File("merges.txt"),
+                     TextOf([&](TextSink& out) { WriteMergesTxt(merges, out); }));
   absl::StatusOr<Vocab> v = ReadVocabJson(dir.File("vocab.json"));
   absl::StatusOr<Merges> m = ReadMergesTxt(dir.File("merges.txt"));
   ASSERT_TRUE(v.ok()) << v.status();

@@ -101,7 +101,8 @@ TEST(ConformanceTest, RankFileRoundTrip) {
   const std::string path = *fixtures + "/tiktoken_gpt2.tiktoken";
   absl::StatusOr<Ranks> ranks = ReadTiktokenRanks(path);
   ASSERT_TRUE(ranks.ok()) << ranks.status();
-  EXPECT_EQ(FormatTiktokenRanks(*ranks), testing::ReadFileOrDie(path));
+  EXPECT_EQ(TextOf([&](TextSink& out) { WriteTiktokenRanks(*ranks, out); }),
+            testing::ReadFileOrDie(path));
 }
 
 }  // namespace

@@ -391,7 +391,7 @@ TEST(StreamTest, EncodeIterableYieldsEverything) {
 
 TEST(TiktokenFilesTest, ParsesFormatsAndReportsLines) {
   Ranks ranks = {{"a", 0}, {"\xff\x00 b", 1}, {"hello", 2}};
-  const std::string text = FormatTiktokenRanks(ranks);
+  const std::string text = TextOf([&](TextSink& out) { WriteTiktokenRanks(ranks, out); });
   absl::StatusOr<Ranks> back = ParseTiktokenRanks(text, "r.tiktoken");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, ranks);

@@ -128,6 +128,25 @@ TEST(TrainerTest, HfLayoutPutsSpecialsFirstThenBytesInGpt2Order) {
   EXPECT_EQ(hf[257], r.trained.merges[0].first + r.trained.merges[0].second);
 }
 
+TEST(TrainerTest, IsBuiltVocabTellsAVocabThatTheLayoutDoesNotMake) {
+  const Merges merges = {{"h", "e"}, {"he", "llo"}, {"l", "lo"}};
+  for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
+    const Vocab built = BuildVocab({"<s>", "</s>"}, merges, layout);
+    EXPECT_TRUE(IsBuiltVocab(built, {"<s>", "</s>"}, merges, layout));
+    EXPECT_FALSE(IsBuiltVocab(built, {"</s>", "<s>"}, merges, layout));  // specials swapped
+    EXPECT_FALSE(IsBuiltVocab(built, {"<s>", "</s>"}, merges,
+                              layout == IdLayout::kHf ? IdLayout::kBytesFirst : IdLayout::kHf));
+    Vocab edited = built;
+    edited[edited.size() - 2] = "hellp";  // merge "he" "llo": same length, last byte off
+    EXPECT_FALSE(IsBuiltVocab(edited, {"<s>", "</s>"}, merges, layout));
+    edited[edited.size() - 2] = "jello";  // first byte off
+    EXPECT_FALSE(IsBuiltVocab(edited, {"<s>", "</s>"}, merges, layout));
+    edited = built;
+    edited.pop_back();  // one token short
+    EXPECT_FALSE(IsBuiltVocab(edited, {"<s>", "</s>"}, merges, layout));
+  }
+}
+
 // Many random corpora: merges equal the slow reference, for several vocab sizes, with and
 // without Unicode and special tokens.
 TEST(TrainerTest, MatchesReferenceOnRandomCorpora) {

@@ -4,28 +4,23 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "core/internal/byte_unicode.h"
 #include "core/internal/atomic_file.h"
+#include "core/internal/byte_unicode.h"
 #include "core/internal/status_macros.h"
 
 namespace bpeforge::internal {
 
-std::string FormatVocabJson(const Vocab& vocab) {
-  std::string out = "{\n";
+void WriteVocabJson(const Vocab& vocab, TextSink& out) {
+  out.Append("{\n");
   for (size_t id = 0; id < vocab.size(); ++id) {
-    absl::StrAppend(&out, "  ", nlohmann::json(BytesToGpt2(vocab[id])).dump(), ": ", id,
-                    id + 1 < vocab.size() ? ",\n" : "\n");
+    out.Add("  ", nlohmann::json(BytesToGpt2(vocab[id])).dump(), ": ", id,
+            id + 1 < vocab.size() ? ",\n" : "\n");
   }
-  out += "}\n";
-  return out;
+  out.Append("}\n");
 }
 
-std::string FormatMergesTxt(const Merges& merges) {
-  std::string out;
-  for (const Merge& m : merges) {
-    absl::StrAppend(&out, BytesToGpt2(m.first), " ", BytesToGpt2(m.second), "\n");
-  }
-  return out;
+void WriteMergesTxt(const Merges& merges, TextSink& out) {
+  for (const Merge& m : merges) out.Add(BytesToGpt2(m.first), " ", BytesToGpt2(m.second), "\n");
 }
 
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntries(

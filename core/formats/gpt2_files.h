@@ -9,15 +9,16 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/internal/text_sink.h"
 #include "core/internal/types.h"
 
 namespace bpeforge::internal {
 
 // vocab.json text with every id in increasing order. Two ids with equal bytes (possible when
 // two different merges build the same string) both appear; JSON readers keep the last.
-std::string FormatVocabJson(const Vocab& vocab);
+void WriteVocabJson(const Vocab& vocab, TextSink& out);
 // merges.txt text, creation order, no header.
-std::string FormatMergesTxt(const Merges& merges);
+void WriteMergesTxt(const Merges& merges, TextSink& out);
 
 // Reads vocab.json. Ids must be distinct and dense (0..n-1). Errors name the file.
 absl::StatusOr<Vocab> ReadVocabJson(const std::string& path);

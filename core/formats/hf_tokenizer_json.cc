@@ -6,8 +6,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "core/internal/byte_unicode.h"
 #include "core/internal/atomic_file.h"
+#include "core/internal/byte_unicode.h"
 #include "core/internal/status_macros.h"
 
 namespace bpeforge::internal {
@@ -37,58 +37,66 @@ ordered_json PreTokenizerJson(Pattern pattern, absl::string_view custom_regex) {
 
 }  // namespace
 
-absl::StatusOr<std::string> FormatHfTokenizerJson(const TiktokenTables& tables,
-                                                  const Merges& merges, Pattern pattern,
-                                                  absl::string_view custom_regex) {
+absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const Merges& merges,
+                                  Pattern pattern, absl::string_view custom_regex, TextSink& out) {
   // The vocab and merges are written by hand, a line each: a JSON library's ordered object
   // looks keys up linearly, which made a 200k vocabulary take minutes.
   auto quoted = [](absl::string_view text) { return nlohmann::json(std::string(text)).dump(); };
-  std::string out = "{\n  \"version\": \"1.0\",\n  \"truncation\": null,\n  \"padding\": null,\n";
-  out += "  \"added_tokens\": [";
-  for (size_t i = 0; i < tables.specials.size(); ++i) {
-    const auto& [token, id] = tables.specials[i];
-    absl::StrAppend(&out, i == 0 ? "\n" : ",\n", "    {\"id\": ", id,
-                    ", \"content\": ", quoted(token),
-                    ", \"single_word\": false, \"lstrip\": false, \"rstrip\": false, "
-                    "\"normalized\": false, \"special\": true}");
-  }
-  absl::StrAppend(&out, tables.specials.empty() ? "" : "\n  ", "],\n");
-  absl::StrAppend(&out, "  \"normalizer\": null,\n  \"pre_tokenizer\": ",
-                  PreTokenizerJson(pattern, custom_regex).dump(),
-                  ",\n  \"post_processor\": null,\n", "  \"decoder\": ", ByteLevel(true).dump(),
-                  ",\n");
-  out +=
-      "  \"model\": {\n    \"type\": \"BPE\",\n    \"dropout\": null,\n    \"unk_token\": null,\n"
-      "    \"continuing_subword_prefix\": null,\n    \"end_of_word_suffix\": null,\n"
-      "    \"fuse_unk\": false,\n    \"byte_fallback\": false,\n    \"ignore_merges\": true,\n"
-      "    \"vocab\": {";
-  // The model's vocab holds the special tokens too, under their own text: Hugging Face gives an
-  // added token that the model lacks a new id past the model's, not the id written here.
-  std::vector<std::pair<std::string, TokenId>> entries;
-  entries.reserve(tables.ranks.size() + tables.specials.size());
-  for (const auto& [bytes, id] : tables.ranks) entries.emplace_back(BytesToGpt2(bytes), id);
-  entries.insert(entries.end(), tables.specials.begin(), tables.specials.end());
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.second < b.second; });
-  absl::flat_hash_set<absl::string_view> keys;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const auto& [key, id] = entries[i];
-    if (!keys.insert(key).second) {
+  // A special token's text must not be an ordinary token's visible form: one JSON key cannot
+  // name both. (Ordinary tokens' visible forms are distinct, as their bytes are.)
+  absl::flat_hash_set<absl::string_view> ordinary_bytes;
+  for (const auto& [bytes, id] : tables.ranks) ordinary_bytes.insert(bytes);
+  for (const auto& [token, id] : tables.specials) {
+    absl::StatusOr<std::string> bytes = Gpt2ToBytes(token);
+    if (bytes.ok() && ordinary_bytes.contains(*bytes)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("special token ", quoted(key),
+          absl::StrCat("special token ", quoted(token),
                        " is also an ordinary token's visible form; tokenizer.json cannot hold "
                        "both"));
     }
-    absl::StrAppend(&out, i == 0 ? "\n" : ",\n", "      ", quoted(key), ": ", id);
   }
-  out += "\n    },\n    \"merges\": [";
+  ordinary_bytes = {};
+
+  out.Append("{\n  \"version\": \"1.0\",\n  \"truncation\": null,\n  \"padding\": null,\n");
+  out.Append("  \"added_tokens\": [");
+  for (size_t i = 0; i < tables.specials.size(); ++i) {
+    const auto& [token, id] = tables.specials[i];
+    out.Add(i == 0 ? "\n" : ",\n", "    {\"id\": ", id, ", \"content\": ", quoted(token),
+            ", \"single_word\": false, \"lstrip\": false, \"rstrip\": false, "
+            "\"normalized\": false, \"special\": true}");
+  }
+  out.Add(tables.specials.empty() ? "" : "\n  ", "],\n");
+  out.Add("  \"normalizer\": null,\n  \"pre_tokenizer\": ",
+          PreTokenizerJson(pattern, custom_regex).dump(), ",\n  \"post_processor\": null,\n",
+          "  \"decoder\": ", ByteLevel(true).dump(), ",\n");
+  out.Append(
+      "  \"model\": {\n    \"type\": \"BPE\",\n    \"dropout\": null,\n    \"unk_token\": null,\n"
+      "    \"continuing_subword_prefix\": null,\n    \"end_of_word_suffix\": null,\n"
+      "    \"fuse_unk\": false,\n    \"byte_fallback\": false,\n    \"ignore_merges\": true,\n"
+      "    \"vocab\": {");
+  // The model's vocab holds the special tokens too, under their own text: Hugging Face gives an
+  // added token that the model lacks a new id past the model's, not the id written here. Both
+  // lists are walked in id order (the ranks are in it already).
+  std::vector<std::pair<absl::string_view, TokenId>> specials(tables.specials.begin(),
+                                                              tables.specials.end());
+  std::sort(specials.begin(), specials.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+  size_t r = 0, s = 0, written = 0;
+  while (r < tables.ranks.size() || s < specials.size()) {
+    const bool special = r == tables.ranks.size() ||
+                         (s < specials.size() && specials[s].second < tables.ranks[r].second);
+    const std::string key =
+        special ? std::string(specials[s].first) : BytesToGpt2(tables.ranks[r].first);
+    const TokenId id = special ? specials[s++].second : tables.ranks[r++].second;
+    out.Add(written++ == 0 ? "\n" : ",\n", "      ", quoted(key), ": ", id);
+  }
+  out.Append("\n    },\n    \"merges\": [");
   for (size_t i = 0; i < merges.size(); ++i) {
-    absl::StrAppend(
-        &out, i == 0 ? "\n" : ",\n", "      ",
-        quoted(absl::StrCat(BytesToGpt2(merges[i].first), " ", BytesToGpt2(merges[i].second))));
+    out.Add(i == 0 ? "\n" : ",\n", "      ",
+            quoted(absl::StrCat(BytesToGpt2(merges[i].first), " ", BytesToGpt2(merges[i].second))));
   }
-  out += "\n    ]\n  }\n}\n";
-  return out;
+  out.Append("\n    ]\n  }\n}\n");
+  return absl::OkStatus();
 }
 
 namespace {

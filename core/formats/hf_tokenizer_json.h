@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/formats/tiktoken_files.h"
+#include "core/internal/text_sink.h"
 #include "core/internal/types.h"
 #include "core/pretokenize/pretokenizer.h"
 
@@ -30,9 +31,8 @@ inline constexpr char kHfTokenizerFile[] = "tokenizer.json";
 
 // `tables` as TiktokenTablesOf makes them: one id per byte string, the special tokens apart.
 // Fails only when a special token's text is also an ordinary token's visible form.
-absl::StatusOr<std::string> FormatHfTokenizerJson(const TiktokenTables& tables,
-                                                  const Merges& merges, Pattern pattern,
-                                                  absl::string_view custom_regex = "");
+absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const Merges& merges,
+                                  Pattern pattern, absl::string_view custom_regex, TextSink& out);
 
 struct HfTokenizer {
   Vocab vocab;  // id -> bytes; "" where no token has the id

@@ -70,14 +70,6 @@ absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path) {
   return ParseTiktokenRanks(text, path);
 }
 
-std::string FormatTiktokenRanks(const Ranks& ranks) {
-  std::string out;
-  for (const auto& [bytes, rank] : ranks) {
-    absl::StrAppend(&out, absl::Base64Escape(bytes), " ", rank, "\n");
-  }
-  return out;
-}
-
 absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges& merges,
                                                 const std::vector<std::string>& special_tokens) {
   absl::flat_hash_map<absl::string_view, TokenId> first_id;
@@ -120,22 +112,26 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges
   return tables;
 }
 
-std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern,
-                               absl::string_view custom_regex) {
+void WriteTiktokenJson(const TiktokenTables& tables, Pattern pattern,
+                       absl::string_view custom_regex, TextSink& out) {
   nlohmann::ordered_json j;
   j["pat_str"] = std::string(pattern == Pattern::kCustom ? custom_regex : PortableRegex(pattern));
   j["special_tokens"] = nlohmann::ordered_json::object();
   for (const auto& [token, id] : tables.specials) j["special_tokens"][token] = id;
+  // The library writes the small head, ending in the empty string `"bpe_ranks": ""`; the
+  // ranks, which can be far larger, are streamed into that string (base64, digits, spaces and
+  // escaped newlines need no further escaping).
+  j["bpe_ranks"] = "";
+  const std::string head = j.dump(2);  // ends with `""\n}`
+  out.Append(absl::string_view(head).substr(0, head.size() - 3));
   // js-tiktoken's form: each line starts a run of consecutive ranks.
-  std::string compressed;
   for (size_t i = 0; i < tables.ranks.size(); ++i) {
     const auto& [bytes, rank] = tables.ranks[i];
     const bool run_goes_on = i > 0 && i % 256 != 0 && tables.ranks[i - 1].second + 1 == rank;
-    if (!run_goes_on) absl::StrAppend(&compressed, i > 0 ? "\n" : "", "! ", rank);
-    absl::StrAppend(&compressed, " ", absl::Base64Escape(bytes));
+    if (!run_goes_on) out.Add(i > 0 ? "\\n" : "", "! ", rank);
+    out.Add(" ", absl::Base64Escape(bytes));
   }
-  j["bpe_ranks"] = compressed;
-  return j.dump(2) + "\n";
+  out.Append("\"\n}\n");
 }
 
 absl::StatusOr<TiktokenJson> ParseTiktokenJson(absl::string_view text, absl::string_view path) {

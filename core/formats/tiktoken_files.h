@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/string_view.h"
+#include "core/internal/text_sink.h"
 #include "core/internal/types.h"
 #include "core/pretokenize/pretokenizer.h"
 
@@ -22,15 +24,20 @@ using Ranks = std::vector<std::pair<std::string, TokenId>>;
 // Parses rank-file text; errors give `name`:line and the reason.
 absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_view name);
 absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path);
-// Rank-file text, in the given order.
-std::string FormatTiktokenRanks(const Ranks& ranks);
+// Rank-file text, in the given order: `ranks` holds (bytes, rank) pairs, the bytes as strings
+// (Ranks) or as views (RankViews).
+template <typename RankList>
+void WriteTiktokenRanks(const RankList& ranks, TextSink& out) {
+  for (const auto& [bytes, rank] : ranks) out.Add(absl::Base64Escape(bytes), " ", rank, "\n");
+}
 
 // What a tokenizer writes as tiktoken files: each token that merging can produce with the
 // lowest id that has its bytes (the id our encoder emits; a later id with the same bytes, which
 // the CS336 tie-break can create, is left out: a rank file holds one rank per byte string), and
 // the special tokens with their ids.
+using RankViews = std::vector<std::pair<absl::string_view, TokenId>>;
 struct TiktokenTables {
-  Ranks ranks;                                            // in id order
+  RankViews ranks;  // in id order; views into the vocab the tables were made from
   std::vector<std::pair<std::string, TokenId>> specials;  // in the given order
   size_t left_out = 0;                                    // ids whose bytes an earlier id has
 };
@@ -42,8 +49,8 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges
 // tiktoken.json: {"pat_str": ..., "special_tokens": {tok: id}, "bpe_ranks": ...}, where
 // "bpe_ranks" holds the ranks again in js-tiktoken's form ("! FIRST_RANK TOKEN TOKEN ..."), so
 // that the object is js-tiktoken's constructor argument as it is.
-std::string FormatTiktokenJson(const TiktokenTables& tables, Pattern pattern,
-                               absl::string_view custom_regex = "");
+void WriteTiktokenJson(const TiktokenTables& tables, Pattern pattern,
+                       absl::string_view custom_regex, TextSink& out);
 struct TiktokenJson {
   Pattern pattern = Pattern::kGpt2;
   std::string custom_regex;  // any "pat_str" but the known ones

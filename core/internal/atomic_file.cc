@@ -50,7 +50,13 @@ absl::Status AtomicFile::Write(absl::string_view data) {
   return absl::OkStatus();
 }
 
+void AtomicFile::Append(absl::string_view data) {
+  if (!append_error_.ok()) return;
+  append_error_ = Write(data);
+}
+
 absl::Status AtomicFile::Finish() {
+  BPEFORGE_RETURN_IF_ERROR(append_error_);
   if (file_ == nullptr) return absl::OkStatus();
   std::FILE* f = std::exchange(file_, nullptr);
   bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
@@ -100,7 +106,7 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
 }
 
 absl::Status WriteFilesAtomically(const std::string& dir,
-                                  const std::vector<std::pair<std::string, MakeContents>>& files) {
+                                  const std::vector<std::pair<std::string, WriteContents>>& files) {
   if (dir.empty()) return absl::InvalidArgumentError("the output directory is empty (\"\")");
   // Directories made here are removed again if the files cannot all be written, so a failure
   // leaves the tree as it was. (Declared first: it runs after the files' own clean-up.)
@@ -128,12 +134,11 @@ absl::Status WriteFilesAtomically(const std::string& dir,
   // All files are written and synced before the first is renamed into place, so a full disk
   // or an error leaves none of them.
   std::vector<std::unique_ptr<AtomicFile>> open;
-  for (const auto& [name, make_contents] : files) {
+  for (const auto& [name, write_contents] : files) {
     auto file = std::make_unique<AtomicFile>();
     const std::string path = (std::filesystem::path(dir) / name).string();
     BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, file.get()));
-    BPEFORGE_ASSIGN_OR_RETURN(const std::string contents, make_contents());
-    BPEFORGE_RETURN_IF_ERROR(file->Write(contents));
+    BPEFORGE_RETURN_IF_ERROR(write_contents(*file));
     BPEFORGE_RETURN_IF_ERROR(file->Finish());
     open.push_back(std::move(file));
   }

@@ -12,10 +12,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/internal/text_sink.h"
 
 namespace bpeforge::internal {
 
-class AtomicFile {
+class AtomicFile : public TextSink {
  public:
   // Opens a temporary file beside `path`.
   static absl::Status Open(const std::string& path, AtomicFile* file);
@@ -25,6 +26,9 @@ class AtomicFile {
   ~AtomicFile();  // Removes the temporary file unless Commit() succeeded.
 
   absl::Status Write(absl::string_view data);
+  // Write, for writers that stream (text_sink.h): the first error is kept, and returned by
+  // Finish() and Commit().
+  void Append(absl::string_view data) override;
   // Flushes, syncs and closes the temporary file (so that a full disk shows here, before any
   // file of a set is renamed into place).
   absl::Status Finish();
@@ -36,6 +40,7 @@ class AtomicFile {
   std::string temp_path_;
   std::FILE* file_ = nullptr;
   bool committed_ = false;
+  absl::Status append_error_;
 };
 
 // Writes `contents` to `path` atomically.
@@ -43,12 +48,12 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 
 // Creates `dir` (and parents) if needed, writes every file to a temporary file there, and
 // renames them into place only after all were written. On failure no file of the set is left
-// behind (earlier files of the same name are kept as they were). Each file's contents is made
-// only when its turn comes and dropped once written, so that at most one file is in memory (a
-// tokenizer's files can be many times its input).
-using MakeContents = std::function<absl::StatusOr<std::string>()>;
+// behind (earlier files of the same name are kept as they were). Each file is streamed by its
+// writer into its temporary file, so that no file is held in memory (a tokenizer's files can
+// be many times its input).
+using WriteContents = std::function<absl::Status(TextSink&)>;
 absl::Status WriteFilesAtomically(const std::string& dir,
-                                  const std::vector<std::pair<std::string, MakeContents>>& files);
+                                  const std::vector<std::pair<std::string, WriteContents>>& files);
 
 // Reads a whole file; errors name the file.
 absl::Status ReadFile(const std::string& path, std::string* contents);

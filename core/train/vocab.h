@@ -16,6 +16,11 @@ namespace bpeforge::internal {
 Vocab BuildVocab(const std::vector<std::string>& special_tokens, const Merges& merges,
                  IdLayout layout);
 
+// Whether `vocab` is what BuildVocab makes of the same arguments, found without building it
+// (a vocabulary's bytes can be many times the corpus).
+bool IsBuiltVocab(const Vocab& vocab, const std::vector<std::string>& special_tokens,
+                  const Merges& merges, IdLayout layout);
+
 absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  // "bytes-first" or "hf"
 absl::string_view IdLayoutName(IdLayout layout);
 
