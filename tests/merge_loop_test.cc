@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -148,7 +149,7 @@ TEST(LearnMergesTest, LongWordsThroughTheIndex) {
   }
   const Merges want = NaiveMerges(words, 60);
   ASSERT_EQ(want.size(), 60u);
-  for (size_t min_indexed : {size_t{1000}, kIndexedWordLength}) {
+  for (size_t min_indexed : {size_t{2}, size_t{1000}, kIndexedWordLength}) {
     WordTable table = TableOf(words);
     EXPECT_EQ(LearnMerges(table, 60, nullptr, {}, nullptr, {}, min_indexed), want) << min_indexed;
   }
@@ -176,6 +177,51 @@ TEST(IndexedWordTest, MergesLeftToRightAndReportsChanges) {
   word.Merge(s.data(), 'Y', 'Y', 'Z', record);  // X Z X
   word.Merge(s.data(), 'q', 'q', 'W', record);  // absent: nothing
   EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'Z', 'X'}));
+}
+
+// Random words over two or three letters, merged through the index until one symbol is left
+// (most frequent pair first, as training would): after each merge the symbols equal a plain
+// left-to-right rewrite, and the reported changes equal the change in the pair counts. Long
+// runs merged away, and stale starts inside them, are what this exercises.
+TEST(IndexedWordTest, MatchesAPlainRewriteUntilOneSymbolIsLeft) {
+  std::mt19937_64 rng(11);
+  auto pair_counts = [](const std::vector<uint32_t>& w) {
+    std::map<PairKey, int> counts;
+    for (size_t i = 0; i + 1 < w.size(); ++i) ++counts[MakePair(w[i], w[i + 1])];
+    return counts;
+  };
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint32_t> s(1 + rng() % 300);
+    for (uint32_t& c : s) c = 'a' + rng() % (2 + round % 2);
+    std::vector<uint32_t> plain = s;
+    IndexedWord word(s.data(), static_cast<uint32_t>(s.size()));
+    for (uint32_t merged = 256; plain.size() > 1; ++merged) {
+      const std::map<PairKey, int> before = pair_counts(plain);
+      const PairKey best = std::max_element(before.begin(), before.end(), [](auto& a, auto& b) {
+                             return a.second < b.second;
+                           })->first;
+      std::vector<uint32_t> next;
+      for (size_t i = 0; i < plain.size(); ++i) {
+        const bool hit = i + 1 < plain.size() && MakePair(plain[i], plain[i + 1]) == best;
+        next.push_back(hit ? merged : plain[i]);
+        i += hit;
+      }
+      plain = next;
+      std::map<PairKey, int> reported;
+      word.Merge(s.data(), PairLeft(best), PairRight(best), merged,
+                 [&](PairKey pair, int sign) { reported[pair] += sign; });
+      ASSERT_EQ(word.Symbols(s.data()), plain) << "round " << round << ", token " << merged;
+      std::map<PairKey, int> want = pair_counts(plain);
+      for (const auto& [pair, n] : before) want[pair] -= n;
+      want.erase(best);
+      for (auto it = want.begin(); it != want.end();) it = it->second == 0 ? want.erase(it) : ++it;
+      reported.erase(best);
+      for (auto it = reported.begin(); it != reported.end();) {
+        it = it->second == 0 ? reported.erase(it) : ++it;
+      }
+      ASSERT_EQ(reported, want) << "round " << round << ", token " << merged;
+    }
+  }
 }
 
 }  // namespace

@@ -3,17 +3,20 @@
 // The merge loop normally rewrites a word by scanning all of its symbols, which costs the
 // word's length at every merge that touches it. For a pre-token of megabytes (a file of one
 // repeated letter, CJK text without spaces or punctuation: inputs with no safe cut point),
-// that makes training cost length x merges. An IndexedWord keeps the word's symbols as a
-// linked list over their original positions, and for each pair the positions where it may
-// start, so a merge costs the number of its occurrences. Positions lists may hold stale
-// entries (a position merged away or whose pair changed); each is checked when used.
+// that makes training cost length x merges. An IndexedWord keeps, for each pair, the positions
+// where it may start, so a merge costs the number of its occurrences. Positions lists may hold
+// stale entries (a position merged away or whose pair changed); each is checked when used.
+// The symbols stay at their original positions; a run of positions merged away holds its
+// length (with kGoneBit) in its first and last slot, so a neighbour is one step and one jump
+// away, with no links beside the word.
 //
 //   IndexedWord word(symbols, length);              // symbols: the word table's run
 //   word.Merge(symbols, left, right, merged,
 //              [&](PairKey pair, int sign) { ... });  // the same changes MergeWord reports
 //
-// Memory: about 24 bytes per symbol at most (links, and positions added by merges), against
-// the 4 of the word itself; so only words of kIndexedWordLength symbols or more use it.
+// Memory: the positions, 4 bytes per symbol at first (reserved exactly) and about as much again
+// while a merge adds the new pairs' positions, against the 4 of the word itself; only words
+// of kIndexedWordLength symbols or more use it. Symbol ids and lengths must be below kGoneBit.
 #ifndef BPEFORGE_CORE_TRAIN_INDEXED_WORD_H_
 #define BPEFORGE_CORE_TRAIN_INDEXED_WORD_H_
 
@@ -36,19 +39,31 @@ class IndexedWord {
   IndexedWord(const uint32_t* symbols, uint32_t length);
 
   // Rewrites every `left right` (left to right, non-overlapping) as `merged`, in place in
-  // `symbols` (positions merged away become kGone). Reports each pair that gains (+1) or
-  // loses (-1) an occurrence, in the same order as the scanning rewrite.
+  // `symbols` (positions merged away are marked as gone). Reports each pair that gains (+1)
+  // or loses (-1) an occurrence, in the same order as the scanning rewrite.
   void Merge(uint32_t* symbols, uint32_t left, uint32_t right, uint32_t merged,
              absl::FunctionRef<void(PairKey, int)> change);
 
   // The symbols left, in order (position 0 is never merged away: merges remove the right one).
   std::vector<uint32_t> Symbols(const uint32_t* symbols) const;
 
-  static constexpr uint32_t kGone = 0xffffffff;
+  static constexpr uint32_t kGoneBit = 0x80000000;
 
  private:
   static constexpr uint32_t kNone = 0xffffffff;
-  std::vector<uint32_t> next_, prev_;  // neighbours among the positions still present
+  // The positions still present next to position p (kNone at either end).
+  uint32_t Next(const uint32_t* s, uint32_t p) const {
+    uint32_t q = p + 1;
+    if (q < length_ && (s[q] & kGoneBit)) q += s[q] & ~kGoneBit;
+    return q < length_ ? q : kNone;
+  }
+  static uint32_t Prev(const uint32_t* s, uint32_t p) {
+    if (p == 0) return kNone;
+    const uint32_t q = p - 1;
+    return (s[q] & kGoneBit) ? q - (s[q] & ~kGoneBit) : q;
+  }
+
+  uint32_t length_;
   absl::flat_hash_map<PairKey, std::vector<uint32_t>> starts_;  // where each pair may start
 };
 

@@ -194,64 +194,86 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
   std::vector<std::string> token_bytes(256);
   for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
 
-  // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
-  //    words hold it (the inverted index).
-  PairTable pairs = CountPairs(words, parallelism);
-  auto current_count = [&pairs](PairKey p) -> int64_t {
-    auto it = pairs.find(p);
-    return it == pairs.end() ? 0 : it->second.count;
-  };
+  // Token ids stay below IndexedWord::kGoneBit (reached only past 8 GB of words).
+  max_merges = std::min<size_t>(max_merges, IndexedWord::kGoneBit - 256);
+  // The merges as pairs of ids until the end, when the tables below are freed: their bytes
+  // would repeat token_bytes, and a vocabulary can be many times the corpus.
+  std::vector<std::pair<uint32_t, uint32_t>> merged;
+  {
+    // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
+    //    words hold it (the inverted index).
+    PairTable pairs = CountPairs(words, parallelism);
+    auto current_count = [&pairs](PairKey p) -> int64_t {
+      auto it = pairs.find(p);
+      return it == pairs.end() ? 0 : it->second.count;
+    };
 
-  // 3. Queue the pairs by count. A pair that would make too long a token is counted like any
-  //    other but never queued, so it is passed over (Hugging Face's max_token_length).
-  auto may_merge = [&](PairKey p) {
-    return rules.max_token_length == 0 ||
-           token_bytes[PairLeft(p)].size() + token_bytes[PairRight(p)].size() <=
-               rules.max_token_length;
-  };
-  PairQueue queue(token_bytes);
-  for (const auto& [pair, info] : pairs) {
-    if (may_merge(pair)) queue.Push(pair, info.count);
+    // 3. Queue the pairs by count. A pair that would make too long a token is counted like any
+    //    other but never queued, so it is passed over (Hugging Face's max_token_length).
+    auto may_merge = [&](PairKey p) {
+      return rules.max_token_length == 0 ||
+             token_bytes[PairLeft(p)].size() + token_bytes[PairRight(p)].size() <=
+                 rules.max_token_length;
+    };
+    PairQueue queue(token_bytes);
+    for (const auto& [pair, info] : pairs) {
+      if (may_merge(pair)) queue.Push(pair, info.count);
+    }
+
+    // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
+    Rewriter rewriter(words, parallelism, min_indexed_length);
+    while (merged.size() < max_merges) {
+      // 4a. The most frequent pair; ties go to the greater pair of byte strings.
+      std::optional<PairKey> best = queue.PopMax(current_count);
+      if (!best) break;
+      // The most frequent pair is below the minimum, so every other is too.
+      if (static_cast<uint64_t>(current_count(*best)) < rules.min_frequency) break;
+
+      // 4b. Record the merge and the token it makes.
+      const uint32_t left = PairLeft(*best), right = PairRight(*best);
+      const auto token = static_cast<uint32_t>(token_bytes.size());
+      merged.emplace_back(left, right);
+      token_bytes.push_back(token_bytes[left] + token_bytes[right]);
+
+      // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbouring pairs
+      //     it removes and the new ones it makes.
+      auto node = pairs.extract(*best);
+      Changes& changes = rewriter.Merge(node.mapped().words, left, right, token);
+
+      // 4d. Apply the changes to the counts, and queue the new pairs. Their slots in the large
+      //     pair table miss the caches: all are fetched first, so the misses overlap.
+      for (const auto& [pair, change] : changes) pairs.prefetch(pair);
+      for (auto& [pair, change] : changes) {
+        if (pair == *best) continue;
+        auto it = pairs.try_emplace(pair).first;
+        PairInfo& info = it->second;
+        info.count += change.count;
+        if (!change.words.empty()) {  // a new pair: its list is complete
+          info.words = std::move(change.words);
+          if (info.count > 0 && may_merge(pair)) queue.Push(pair, info.count);
+        }
+        if (info.count <= 0) pairs.erase(it);
+      }
+      if (progress && merged.size() % 1000 == 0) progress(merged.size());
+      if (cancel != nullptr && merged.size() % 64 == 0 && cancel->load(std::memory_order_relaxed)) {
+        break;
+      }
+    }
   }
 
-  // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
-  Rewriter rewriter(words, parallelism, min_indexed_length);
+  // 5. The merges as byte strings. A token's bytes are dropped after the last merge that uses
+  //    them (or at once, if none does), so that the bytes are not held twice.
+  std::vector<size_t> last_use(token_bytes.size(), 0);  // the merge's index + 1; 0: none
+  for (size_t i = 0; i < merged.size(); ++i) {
+    last_use[merged[i].first] = last_use[merged[i].second] = i + 1;
+  }
   Merges merges;
-  while (merges.size() < max_merges) {
-    // 4a. The most frequent pair; ties go to the greater pair of byte strings.
-    std::optional<PairKey> best = queue.PopMax(current_count);
-    if (!best) break;
-    // The most frequent pair is below the minimum, so every other is too.
-    if (static_cast<uint64_t>(current_count(*best)) < rules.min_frequency) break;
-
-    // 4b. Record the merge and the token it makes.
-    const uint32_t left = PairLeft(*best), right = PairRight(*best);
-    const auto merged = static_cast<uint32_t>(token_bytes.size());
+  merges.reserve(merged.size());
+  for (size_t i = 0; i < merged.size(); ++i) {
+    const auto [left, right] = merged[i];
     merges.emplace_back(token_bytes[left], token_bytes[right]);
-    token_bytes.push_back(token_bytes[left] + token_bytes[right]);
-
-    // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbouring pairs
-    //     it removes and the new ones it makes.
-    auto node = pairs.extract(*best);
-    Changes& changes = rewriter.Merge(node.mapped().words, left, right, merged);
-
-    // 4d. Apply the changes to the counts, and queue the new pairs. Their slots in the large
-    //     pair table miss the caches: all are fetched first, so the misses overlap.
-    for (const auto& [pair, change] : changes) pairs.prefetch(pair);
-    for (auto& [pair, change] : changes) {
-      if (pair == *best) continue;
-      auto it = pairs.try_emplace(pair).first;
-      PairInfo& info = it->second;
-      info.count += change.count;
-      if (!change.words.empty()) {  // a new pair: its list is complete
-        info.words = std::move(change.words);
-        if (info.count > 0 && may_merge(pair)) queue.Push(pair, info.count);
-      }
-      if (info.count <= 0) pairs.erase(it);
-    }
-    if (progress && merges.size() % 1000 == 0) progress(merges.size());
-    if (cancel != nullptr && merges.size() % 64 == 0 && cancel->load(std::memory_order_relaxed)) {
-      break;
+    for (size_t t : {size_t{left}, size_t{right}, 256 + i}) {
+      if (last_use[t] <= i + 1) std::string().swap(token_bytes[t]);
     }
   }
   return merges;

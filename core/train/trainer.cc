@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/internal/status_macros.h"
 #include "core/pretokenize/special_tokens.h"
+#include "core/train/indexed_word.h"
 #include "core/train/merge_loop.h"
 #include "core/train/vocab.h"
 
@@ -27,11 +28,17 @@ namespace {
 // passes to fn(bytes, count) into a word table sized by a first pass.
 template <typename ForEach>
 absl::StatusOr<WordTable> CopyWords(const ForEach& for_each) {
-  size_t words = 0, bytes = 0;
+  size_t words = 0, bytes = 0, longest = 0;
   for_each([&](absl::string_view word, uint64_t) {
     words += word.size() > 1;
     bytes += word.size();
+    longest = std::max(longest, word.size());
   });
+  if (longest >= IndexedWord::kGoneBit) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("a pre-token of ", longest, " bytes is longer than the ",
+                     IndexedWord::kGoneBit - 1, " that training supports"));
+  }
   WordTable table;
   table.Reserve(words, bytes);
   bool fits = true;
@@ -82,6 +89,7 @@ absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig
   out.special_tokens = SpecialTokens(config.special_tokens).tokens();
   out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
                            parallelism, cancel, config.rules);
+  words = WordTable();  // freed first: a vocabulary can be many times the corpus (one letter)
   if (cancel != nullptr && cancel->load()) return absl::CancelledError("training was cancelled");
   out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
   return out;
