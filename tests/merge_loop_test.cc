@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -62,6 +64,60 @@ TEST(PairQueueTest, PopsTheHighestCountThenTheGreaterBytes) {
   EXPECT_EQ(queue.PopMax(now), MakePair('a', 'c'));
   counts.erase(MakePair('a', 'c'));
   EXPECT_EQ(queue.PopMax(now), std::nullopt);
+}
+
+// Many pairs, counts with many ties that shrink between pops, and new pairs pushed as merges
+// make them: the queue pops what an ordered set of the current counts says is the maximum.
+// 20,000 pairs pass through the part of the queue that waits below the heap several times.
+TEST(PairQueueTest, PopsTheMaximumWhenMostEntriesWaitBelowTheHeap) {
+  std::mt19937_64 rng(5);
+  std::vector<std::string> bytes(256);
+  for (int b = 0; b < 256; ++b) bytes[b] = std::string(1, static_cast<char>(b));
+  for (const char* extra : {"ab", "abc", "b", "ba", "c", "ca", "cab", "a b"})
+    bytes.push_back(extra);
+  const auto ids = static_cast<uint32_t>(bytes.size());
+  std::map<PairKey, int64_t> counts;
+  // The order the queue must follow: count, then left bytes, then right bytes.
+  using Key = std::tuple<int64_t, std::string, std::string, PairKey>;
+  std::set<Key> order;
+  auto key = [&](PairKey p) { return Key{counts[p], bytes[PairLeft(p)], bytes[PairRight(p)], p}; };
+  PairQueue queue(bytes);
+  auto add = [&](PairKey p, int64_t n) {
+    counts[p] = n;
+    order.insert(key(p));
+    queue.Push(p, n);
+  };
+  auto random_pair = [&] { return MakePair(rng() % ids, rng() % ids); };
+  while (counts.size() < 20000) {
+    const PairKey p = random_pair();
+    if (!counts.count(p)) add(p, 1 + rng() % 60);
+  }
+  auto now = [&](PairKey p) { return counts.count(p) ? counts[p] : 0; };
+  size_t pops = 0;
+  while (!order.empty()) {
+    const PairKey want = std::get<3>(*order.rbegin());
+    ASSERT_EQ(queue.PopMax(now), want) << "pop " << pops;
+    ++pops;
+    order.erase(key(want));
+    counts.erase(want);
+    for (int i = 0; i < 3 && !counts.empty(); ++i) {  // a merge shrinks some counts...
+      auto it = counts.lower_bound(random_pair());
+      if (it == counts.end()) continue;
+      order.erase(key(it->first));
+      it->second -= 1 + rng() % 20;
+      if (it->second > 0) {
+        order.insert(key(it->first));
+      } else {
+        counts.erase(it);
+      }
+    }
+    if (rng() % 4 == 0) {  // ...and makes a new pair
+      const PairKey p = random_pair();
+      if (!counts.count(p)) add(p, 1 + rng() % 80);
+    }
+  }
+  EXPECT_EQ(queue.PopMax(now), std::nullopt);
+  EXPECT_GT(pops, 10000u);
 }
 
 // CS336 assignment 1, section 2.4: {low: 5, lower: 2, widest: 3, newest: 6}.

@@ -4,11 +4,19 @@
 // that may be stale. An entry is pushed whenever a pair's count grows; a shrinking count
 // pushes nothing. Pop() discards entries whose count no longer matches and re-queues a pair
 // whose entry overstates it, so the first valid entry is always the true maximum.
+//
+// Only entries of at least `floor_` are kept in the heap; the rest wait, unordered, in `low_`,
+// and the highest of them are heaped when the heap runs out. Every count in the heap is then
+// above every count in `low_` (an entry's count only overstates its pair's), so the heap's
+// first valid entry is still the maximum. On a web corpus millions of pairs are queued and
+// few are ever popped: a heap of all of them is tens of MB deep, and each pop's sift-down
+// missed the caches at every level.
 #ifndef BPEFORGE_CORE_TRAIN_PAIR_QUEUE_H_
 #define BPEFORGE_CORE_TRAIN_PAIR_QUEUE_H_
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +38,10 @@ class PairQueue {
   explicit PairQueue(const std::vector<std::string>& token_bytes) : token_bytes_(token_bytes) {}
 
   void Push(PairKey pair, int64_t count) {
+    if (count < floor_) {
+      low_.push_back({count, pair});
+      return;
+    }
     heap_.push_back({count, pair});
     std::push_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
   }
@@ -38,7 +50,7 @@ class PairQueue {
   // `current_count(pair)` gives a pair's count now (0 for a pair that is gone).
   template <typename CountFn>
   std::optional<PairKey> PopMax(const CountFn& current_count) {
-    while (!heap_.empty()) {
+    while (!heap_.empty() || RaiseLow()) {
       std::pop_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
       Entry top = heap_.back();
       heap_.pop_back();
@@ -63,8 +75,33 @@ class PairQueue {
       return absl::string_view(bytes[PairRight(a.pair)]) < bytes[PairRight(b.pair)];
     }
   };
+  // Moves the highest entries of low_ (about a 32nd, and at least kMinRaised) into the heap,
+  // lowering floor_ to the least of them. False if low_ is empty.
+  bool RaiseLow() {
+    if (low_.empty()) return false;
+    constexpr size_t kMinRaised = 4096;
+    const size_t k = std::max(kMinRaised, low_.size() / 32);
+    auto by_count = [](const Entry& a, const Entry& b) { return a.count > b.count; };
+    if (k < low_.size()) {
+      std::nth_element(low_.begin(), low_.begin() + (k - 1), low_.end(), by_count);
+      floor_ = low_[k - 1].count;
+    } else {
+      floor_ = 0;
+    }
+    // All entries of the new floor's count go up, so that the tie-break sees them together.
+    auto rest = std::partition(low_.begin(), low_.end(),
+                               [this](const Entry& e) { return e.count >= floor_; });
+    heap_.insert(heap_.end(), low_.begin(), rest);
+    low_.erase(low_.begin(), rest);
+    std::make_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
+    return true;
+  }
+
   const std::vector<std::string>& token_bytes_;
-  std::vector<Entry> heap_;
+  std::vector<Entry> heap_;  // entries of floor_ or more, heaped
+  std::vector<Entry> low_;   // entries below floor_, unordered
+  // Above any count at first: every entry waits in low_ until the first pop.
+  int64_t floor_ = std::numeric_limits<int64_t>::max();
 };
 
 }  // namespace bpeforge::internal
