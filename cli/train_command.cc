@@ -60,7 +60,10 @@ absl::Status WriteStatsJson(const std::string& path, const std::string& text) {
   return absl::UnavailableError(absl::StrFormat("cannot write %s: %s", path, std::strerror(e)));
 }
 
-std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested, size_t vocab) {
+// `total_seconds` is training (counting and merging); `seconds_in_all` is the command's whole
+// run up to this file, writing the tokenizer included, as the summary's "in all".
+std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_rss,
+                      uint64_t requested, size_t vocab) {
   nlohmann::ordered_json j;
   j["bytes"] = s.bytes;
   j["stored_bytes"] = s.input.stored_bytes;
@@ -76,6 +79,7 @@ std::string StatsJson(const TrainStats& s, uint64_t peak_rss, uint64_t requested
   j["pretokenize_seconds"] = s.pretokenize_seconds;
   j["merge_seconds"] = s.merge_seconds;
   j["total_seconds"] = s.total_seconds;
+  j["seconds_in_all"] = seconds_in_all;
   j["peak_rss_bytes"] = peak_rss;
   j["threads"] = s.threads;
   return j.dump(2) + "\n";
@@ -244,7 +248,7 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(), args.out_dir.c_str());
   if (!args.stats_json.empty()) {
     if (absl::Status st =
-            WriteStatsJson(args.stats_json, StatsJson(s, peak, vocab_size, t.vocab.size()));
+            WriteStatsJson(args.stats_json, StatsJson(s, seconds, peak, vocab_size, t.vocab.size()));
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",

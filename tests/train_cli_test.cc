@@ -37,9 +37,12 @@ TEST(TrainCliTest, WritesFilesSummaryAndStats) {
   auto stats = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("stats.json")));
   for (const char* key :
        {"bytes", "pretokens", "distinct_pretokens", "merges", "pretokenize_seconds",
-        "merge_seconds", "total_seconds", "peak_rss_bytes", "threads"}) {
+        "merge_seconds", "total_seconds", "seconds_in_all", "peak_rss_bytes", "threads"}) {
     EXPECT_TRUE(stats.contains(key)) << key;
   }
+  // Training is part of the whole, which also includes writing the tokenizer.
+  EXPECT_GE(stats["seconds_in_all"].get<double>(), stats["total_seconds"].get<double>());
+  EXPECT_GT(stats["seconds_in_all"].get<double>(), 0);
   EXPECT_EQ(stats["merges"], 300 - 256 - 1);
   auto vocab = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("out/vocab.json")));
   EXPECT_EQ(vocab.size(), 300u);
