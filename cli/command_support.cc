@@ -13,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/ranks.h"
 
@@ -104,6 +105,10 @@ uint64_t PeakRssBytes() {
   struct rusage usage;
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+std::string ThreadsNote(int threads) {
+  return absl::StrFormat("%d thread%s", threads, threads == 1 ? "" : "s");
 }
 
 absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::string* custom) {

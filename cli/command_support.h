@@ -39,6 +39,9 @@ int Fail(absl::string_view command, const absl::Status& status);
 // Peak resident set size of this process so far, in bytes.
 uint64_t PeakRssBytes();
 
+// "1 thread", "2 threads": for the summaries.
+std::string ThreadsNote(int threads);
+
 }  // namespace bpeforge::cli
 
 #endif  // BPEFORGE_CLI_COMMAND_SUPPORT_H_

@@ -70,14 +70,15 @@ int RunEncode(const EncodeArgs& args) {
   std::printf(
       "read        %s\n"
       "tokens      %llu (%.2f bytes per token)\n"
-      "time        %.2f s (%d threads, %.0f MB/s%s)\n"
+      "time        %.2f s (%s, %.0f MB/s%s)\n"
       "peak memory %.0f MB\n"
       "wrote       %s (%s)\n",
       DescribeRead(stats->bytes, inputs->size(), stats->input).c_str(),
       static_cast<unsigned long long>(stats->tokens),
       stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
-      stats->threads, s > 0 ? stats->bytes / 1e6 / s : 0.0, StoredRate(stats->input, s).c_str(),
-      PeakRssBytes() / 1e6, args.output.c_str(), args.dtype.c_str());
+      ThreadsNote(stats->threads).c_str(), s > 0 ? stats->bytes / 1e6 / s : 0.0,
+      StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6, args.output.c_str(),
+      args.dtype.c_str());
   return 0;
 }
 

@@ -213,8 +213,8 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
   const TrainStats& s = result->stats;
   const std::string rank_note = ranks::DescribeRankPeaks(rank_peaks);
   const std::string threads_note =
-      ranks::Size() > 1 ? absl::StrFormat("%d threads x %d ranks", s.threads, ranks::Size())
-                        : absl::StrFormat("%d threads", s.threads);
+      ranks::Size() > 1 ? absl::StrFormat("%s x %d ranks", ThreadsNote(s.threads), ranks::Size())
+                        : ThreadsNote(s.threads);
   const uint64_t peak = PeakRssBytes();
   std::string vocab_note;
   if (t.vocab.size() < vocab_size) {
@@ -247,8 +247,8 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds, seconds,
       threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(), args.out_dir.c_str());
   if (!args.stats_json.empty()) {
-    if (absl::Status st =
-            WriteStatsJson(args.stats_json, StatsJson(s, seconds, peak, vocab_size, t.vocab.size()));
+    if (absl::Status st = WriteStatsJson(args.stats_json,
+                                         StatsJson(s, seconds, peak, vocab_size, t.vocab.size()));
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",

@@ -61,6 +61,9 @@ TEST(TrainCliTest, OneAndTwoThreadsWriteIdenticalFiles) {
     auto r = RunCli("train " + dir.File("in.txt") + " --vocab-size 700 --chunk-bytes 999 " +
                     "--threads " + t + " --out " + dir.File(std::string("out") + t));
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    // The summary names the threads used, in words that agree with the number.
+    EXPECT_NE(r.out.find(t == std::string("1") ? "(1 thread," : "(2 threads,"), std::string::npos)
+        << r.out;
   }
   for (const char* f : {"/vocab.json", "/merges.txt", "/bpeforge.json"}) {
     EXPECT_EQ(testing::ReadFileOrDie(dir.File("out1") + f),
