@@ -5,31 +5,94 @@
 #include <utility>
 
 namespace bpeforge::internal {
+namespace {
 
-IndexedWord::IndexedWord(const uint32_t* symbols, uint32_t length) : length_(length) {
+// Below this many dead entries the pool is not worth compacting.
+constexpr uint32_t kCompactSlack = 1 << 16;
+
+// A merge's new lists while they are counted and filled, by the other symbol of the pair:
+// `ending` for (other, merged), `starting` for (merged, other). Zero between merges.
+struct NewLists {
+  std::vector<uint32_t> ending, starting;
+  std::vector<uint32_t> ending_touched, starting_touched;
+};
+
+}  // namespace
+
+IndexedWord::IndexedWord(const uint32_t* symbols, uint32_t length)
+    : length_(length),
+      symbols_(length),
+      capacity_(std::max<uint32_t>(2 * length, 2)),
+      // Not value-initialized: pages never used are never touched.
+      pool_(new uint32_t[capacity_]) {
   assert(length < kGoneBit);
-  // Counted first, so each list is allocated once at its size: a word of one repeated letter
-  // is a single list as long as the word.
-  absl::flat_hash_map<PairKey, uint32_t> sizes;
-  for (uint32_t i = 0; i + 1 < length; ++i) ++sizes[MakePair(symbols[i], symbols[i + 1])];
-  for (const auto& [pair, n] : sizes) starts_[pair].reserve(n);
+  // Counted first, so that each list is laid out once at its size.
   for (uint32_t i = 0; i + 1 < length; ++i) {
     assert(symbols[i] < kGoneBit);
-    starts_[MakePair(symbols[i], symbols[i + 1])].push_back(i);
+    ++starts_[MakePair(symbols[i], symbols[i + 1])].size;
+  }
+  for (auto& [pair, list] : starts_) {
+    list.begin = end_;
+    end_ += list.size;
+    list.size = 0;
+  }
+  for (uint32_t i = 0; i + 1 < length; ++i) {
+    List& list = starts_.find(MakePair(symbols[i], symbols[i + 1]))->second;
+    pool_[list.begin + list.size++] = i;
+  }
+}
+
+template <typename F>
+void IndexedWord::ForEachNewPair(const uint32_t* s, uint32_t begin, uint32_t end, uint32_t merged,
+                                 F f) {
+  // `merged` is new, so a position holds it exactly when the merge was applied there; the pair
+  // ending there is listed here unless the position before was merged too (then it is that
+  // position's pair starting there).
+  for (uint32_t k = begin; k < end; ++k) {
+    const uint32_t p = pool_[k];
+    if (s[p] != merged) continue;
+    const uint32_t before = Prev(s, p), after = Next(s, p);
+    if (before != kNone && s[before] != merged) f(true, s[before], before);
+    if (after != kNone) f(false, s[after], p);
   }
 }
 
 void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t merged,
                         absl::FunctionRef<void(PairKey, int)> change) {
-  auto node = starts_.extract(MakePair(left, right));
-  if (node.empty()) return;
-  std::vector<uint32_t>& starts = node.mapped();
+  const PairKey pair = MakePair(left, right);
+  auto it = starts_.find(pair);
+  if (it == starts_.end()) return;
+  // Compacted when half the pool is spent, or when this merge's new lists might not fit. They
+  // always fit after it: each position merged at spends its own start and adds at most two, so
+  // the starts listed grow by at most one per symbol merged away (length_ - symbols_ so far),
+  // and a merge adds no more than the symbols left: length_ + (length_ - symbols_) + symbols_.
+  const uint32_t most_added = std::min<uint64_t>(2 * uint64_t{it->second.size}, symbols_);
+  if (spent_ > end_ / 2 + kCompactSlack || end_ + most_added > capacity_) {
+    Compact();
+    assert(end_ + most_added <= capacity_);
+    it = starts_.find(pair);
+  }
+  const List list = it->second;
+  starts_.erase(it);
+  spent_ += list.size;
+
+  // The new pairs are counted as the merge goes (their lists are laid out and filled after
+  // it), by their other symbol: every one holds `merged`, so none is listed yet, and arrays by
+  // symbol are cheaper than a hash map.
+  thread_local NewLists scratch;
+  NewLists& by = scratch;
+  auto add = [](std::vector<uint32_t>& count, std::vector<uint32_t>& touched, uint32_t other) {
+    if (other >= count.size()) count.resize(other + 1);
+    if (count[other]++ == 0) touched.push_back(other);
+  };
+
   // Left to right, as the scan: a later occurrence that overlaps an earlier one is gone by the
-  // time it is reached (its first symbol was merged away), so it is skipped. The list is
-  // already in order: a pair's starts are all added by one pass (the first index, or the
-  // merge that made the newer of its two symbols, which walks left to right).
-  assert(std::is_sorted(starts.begin(), starts.end()));
-  for (uint32_t p : starts) {
+  // time it is reached (its first symbol was merged away), so it is skipped. The list is in
+  // order: a pair's starts are all added by one merge (or by the first index), left to right.
+  const uint32_t begin = list.begin, end = list.begin + list.size;
+  assert(std::is_sorted(&pool_[begin], &pool_[end]));
+  for (uint32_t k = begin; k < end; ++k) {
+    const uint32_t p = pool_[k];
     if (s[p] != left) continue;  // gone, or no longer this pair
     const uint32_t q = Next(s, p);
     if (q == kNone || s[q] != right) continue;
@@ -37,19 +100,66 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
     if (before != kNone) {
       change(MakePair(s[before], left), -1);
       change(MakePair(s[before], merged), +1);
-      starts_[MakePair(s[before], merged)].push_back(before);
+      if (s[before] != merged) {
+        add(by.ending, by.ending_touched, s[before]);
+      } else {  // merged just before: its (merged, left) is (merged, merged) now
+        --by.starting[left];
+        add(by.starting, by.starting_touched, merged);
+      }
     }
     if (after != kNone) {
       change(MakePair(right, s[after]), -1);
       change(MakePair(merged, s[after]), +1);
-      starts_[MakePair(merged, s[after])].push_back(p);
+      add(by.starting, by.starting_touched, s[after]);
     }
     // Positions p+1 .. end-1 (q and the runs gone on either side of it) are now one run. Its
     // ends hold its length; q is marked too, so that a stale start inside a run reads as gone.
-    const uint32_t end = after == kNone ? length_ : after, run = end - p - 1;
+    const uint32_t run_end = after == kNone ? length_ : after, run = run_end - p - 1;
     s[p] = merged;
-    s[q] = s[p + 1] = s[end - 1] = kGoneBit | run;
+    s[q] = s[p + 1] = s[run_end - 1] = kGoneBit | run;
+    --symbols_;
   }
+
+  // The new lists, after the pool's end (so `list` is still intact).
+  for (const bool ends : {true, false}) {
+    std::vector<uint32_t>& count = ends ? by.ending : by.starting;
+    std::vector<uint32_t>& touched = ends ? by.ending_touched : by.starting_touched;
+    // A count taken back to zero and raised again was listed twice.
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (uint32_t other : touched) {
+      if (count[other] == 0) continue;  // a (merged, left) that became (merged, merged)
+      const PairKey pair = ends ? MakePair(other, merged) : MakePair(merged, other);
+      starts_.emplace(pair, List{end_, count[other]});
+      end_ += std::exchange(count[other], end_);  // now where its next start goes
+    }
+  }
+  assert(end_ <= capacity_);
+  ForEachNewPair(s, begin, end, merged, [&](bool ends, uint32_t other, uint32_t start) {
+    pool_[(ends ? by.ending : by.starting)[other]++] = start;
+  });
+  for (uint32_t other : by.ending_touched) by.ending[other] = 0;
+  for (uint32_t other : by.starting_touched) by.starting[other] = 0;
+  by.ending_touched.clear();
+  by.starting_touched.clear();
+}
+
+void IndexedWord::Compact() {
+  // In pool order, each list moves down (never past an unread entry). Stale starts stay: telling
+  // them costs a random read of the word for each, as much as the merge that meets them later.
+  std::vector<std::pair<uint32_t, List*>> lists;  // by begin
+  lists.reserve(starts_.size());
+  for (auto& [pair, list] : starts_) lists.emplace_back(list.begin, &list);
+  std::sort(lists.begin(), lists.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  uint32_t out = 0;
+  for (auto [begin, list] : lists) {
+    std::copy(&pool_[begin], &pool_[begin + list->size], &pool_[out]);
+    list->begin = out;
+    out += list->size;
+  }
+  end_ = out;
+  spent_ = 0;
 }
 
 std::vector<uint32_t> IndexedWord::Symbols(const uint32_t* s) const {

@@ -14,14 +14,19 @@
 //   word.Merge(symbols, left, right, merged,
 //              [&](PairKey pair, int sign) { ... });  // the same changes MergeWord reports
 //
-// Memory: the positions, 4 bytes per symbol at first (reserved exactly) and about as much again
-// while a merge adds the new pairs' positions, against the 4 of the word itself; only words
-// of kIndexedWordLength symbols or more use it. Symbol ids and lengths must be below kGoneBit.
+// Memory: all lists share one pool of 4-byte positions, filled a merge's new lists at a time
+// (each list is made by one merge, which counts it as it goes) and compacted in place when half of
+// it is spent lists, or when a merge's new lists might not fit. It never holds more than twice
+// the word's symbols (8 bytes a symbol, against the 4 of the word itself); each list costs 16
+// bytes more in the map. One vector per pair had cost 50-80 bytes a pair beside its positions.
+// Only words of kIndexedWordLength symbols or more use it. Symbol ids and lengths must be below
+// kGoneBit.
 #ifndef BPEFORGE_CORE_TRAIN_INDEXED_WORD_H_
 #define BPEFORGE_CORE_TRAIN_INDEXED_WORD_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -63,8 +68,24 @@ class IndexedWord {
     return (s[q] & kGoneBit) ? q - (s[q] & ~kGoneBit) : q;
   }
 
+  // Calls f(ends, other, start) for each pair that the merge of `merged` at the positions in
+  // pool_[begin, end) created: (other, merged) if `ends`, else (merged, other); each pair's
+  // starts in order.
+  template <typename F>
+  void ForEachNewPair(const uint32_t* s, uint32_t begin, uint32_t end, uint32_t merged, F f);
+  // Moves the lists down to the start of the pool, over the spent ones.
+  void Compact();
+
+  struct List {  // where a pair may start: pool_[begin, begin + size)
+    uint32_t begin, size;
+  };
   uint32_t length_;
-  absl::flat_hash_map<PairKey, std::vector<uint32_t>> starts_;  // where each pair may start
+  uint32_t symbols_;    // present
+  uint32_t end_ = 0;    // pool_[0, end_) is in use
+  uint32_t spent_ = 0;  // of it, by lists already merged
+  uint32_t capacity_;   // of pool_: 2 * length_, the most ever needed (see Merge)
+  std::unique_ptr<uint32_t[]> pool_;
+  absl::flat_hash_map<PairKey, List> starts_;
 };
 
 }  // namespace bpeforge::internal
