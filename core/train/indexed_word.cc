@@ -1,7 +1,11 @@
 #include "core/train/indexed_word.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <utility>
 
 namespace bpeforge::internal {
@@ -135,6 +139,7 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
     }
   }
   assert(end_ <= capacity_);
+  touched_ = std::max(touched_, end_);
   ForEachNewPair(s, begin, end, merged, [&](bool ends, uint32_t other, uint32_t start) {
     pool_[(ends ? by.ending : by.starting)[other]++] = start;
   });
@@ -160,6 +165,16 @@ void IndexedWord::Compact() {
   }
   end_ = out;
   spent_ = 0;
+  // The pages past the end go back to the system until the pool grows again: the spent lists
+  // of the first merges (about the word's length) would otherwise stay resident while the rest
+  // of the training grows. Only whole pages inside the pool, and only for a megabyte or more.
+  static const uintptr_t page = sysconf(_SC_PAGESIZE);
+  const uintptr_t from = (reinterpret_cast<uintptr_t>(&pool_[end_]) + page - 1) & ~(page - 1);
+  const uintptr_t to = reinterpret_cast<uintptr_t>(&pool_[touched_]) & ~(page - 1);
+  if (to > from + (uintptr_t{1} << 20)) {
+    madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+    touched_ = end_;
+  }
 }
 
 std::vector<uint32_t> IndexedWord::Symbols(const uint32_t* s) const {

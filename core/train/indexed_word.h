@@ -80,10 +80,11 @@ class IndexedWord {
     uint32_t begin, size;
   };
   uint32_t length_;
-  uint32_t symbols_;    // present
-  uint32_t end_ = 0;    // pool_[0, end_) is in use
-  uint32_t spent_ = 0;  // of it, by lists already merged
-  uint32_t capacity_;   // of pool_: 2 * length_, the most ever needed (see Merge)
+  uint32_t symbols_;      // present
+  uint32_t end_ = 0;      // pool_[0, end_) is in use
+  uint32_t spent_ = 0;    // of it, by lists already merged
+  uint32_t touched_ = 0;  // pool_[0, touched_) may be resident
+  uint32_t capacity_;     // of pool_: 2 * length_, the most ever needed (see Merge)
   std::unique_ptr<uint32_t[]> pool_;
   absl::flat_hash_map<PairKey, List> starts_;
 };
