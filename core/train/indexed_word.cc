@@ -46,21 +46,6 @@ IndexedWord::IndexedWord(const uint32_t* symbols, uint32_t length)
   }
 }
 
-template <typename F>
-void IndexedWord::ForEachNewPair(const uint32_t* s, uint32_t begin, uint32_t end, uint32_t merged,
-                                 F f) {
-  // `merged` is new, so a position holds it exactly when the merge was applied there; the pair
-  // ending there is listed here unless the position before was merged too (then it is that
-  // position's pair starting there).
-  for (uint32_t k = begin; k < end; ++k) {
-    const uint32_t p = pool_[k];
-    if (s[p] != merged) continue;
-    const uint32_t before = Prev(s, p), after = Next(s, p);
-    if (before != kNone && s[before] != merged) f(true, s[before], before);
-    if (after != kNone) f(false, s[after], p);
-  }
-}
-
 void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t merged,
                         absl::FunctionRef<void(PairKey, int)> change) {
   const PairKey pair = MakePair(left, right);
@@ -104,17 +89,17 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
     if (before != kNone) {
       change(MakePair(s[before], left), -1);
       change(MakePair(s[before], merged), +1);
-      if (s[before] != merged) {
-        add(by.ending, by.ending_touched, s[before]);
-      } else {  // merged just before: its (merged, left) is (merged, merged) now
-        --by.starting[left];
-        add(by.starting, by.starting_touched, merged);
-      }
+      // If `before` was merged too, the pair starting there was counted by that merge.
+      if (s[before] != merged) add(by.ending, by.ending_touched, s[before]);
     }
     if (after != kNone) {
       change(MakePair(right, s[after]), -1);
       change(MakePair(merged, s[after]), +1);
-      add(by.starting, by.starting_touched, s[after]);
+      // The pair starting at p is (merged, merged) once the merge reaches `after`, which it
+      // will exactly when `after` starts the pair too (nothing left of it changes by then).
+      const uint32_t next = s[after] == left ? Next(s, after) : kNone;
+      const bool merges_next = next != kNone && s[next] == right;
+      add(by.starting, by.starting_touched, merges_next ? merged : s[after]);
     }
     // Positions p+1 .. end-1 (q and the runs gone on either side of it) are now one run. Its
     // ends hold its length; q is marked too, so that a stale start inside a run reads as gone.
@@ -124,29 +109,30 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
     --symbols_;
   }
 
-  // The new lists, after the pool's end (so `list` is still intact).
+  // The new lists, after the pool's end (so `list` is still intact): laid out, then filled. A
+  // position holds `merged`, which is new, exactly where the merge was applied.
   for (const bool ends : {true, false}) {
     std::vector<uint32_t>& count = ends ? by.ending : by.starting;
-    std::vector<uint32_t>& touched = ends ? by.ending_touched : by.starting_touched;
-    // A count taken back to zero and raised again was listed twice.
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    for (uint32_t other : touched) {
-      if (count[other] == 0) continue;  // a (merged, left) that became (merged, merged)
+    for (uint32_t other : ends ? by.ending_touched : by.starting_touched) {
       const PairKey pair = ends ? MakePair(other, merged) : MakePair(merged, other);
       starts_.emplace(pair, List{end_, count[other]});
       end_ += std::exchange(count[other], end_);  // now where its next start goes
     }
   }
   assert(end_ <= capacity_);
-  touched_ = std::max(touched_, end_);
-  ForEachNewPair(s, begin, end, merged, [&](bool ends, uint32_t other, uint32_t start) {
-    pool_[(ends ? by.ending : by.starting)[other]++] = start;
-  });
-  for (uint32_t other : by.ending_touched) by.ending[other] = 0;
-  for (uint32_t other : by.starting_touched) by.starting[other] = 0;
-  by.ending_touched.clear();
-  by.starting_touched.clear();
+  resident_ = std::max(resident_, end_);
+  for (uint32_t k = begin; k < end; ++k) {
+    const uint32_t p = pool_[k];
+    if (s[p] != merged) continue;
+    const uint32_t before = Prev(s, p), after = Next(s, p);
+    if (before != kNone && s[before] != merged) pool_[by.ending[s[before]]++] = before;
+    if (after != kNone) pool_[by.starting[s[after]]++] = p;
+  }
+  for (const bool ends : {true, false}) {
+    std::vector<uint32_t>& touched = ends ? by.ending_touched : by.starting_touched;
+    for (uint32_t other : touched) (ends ? by.ending : by.starting)[other] = 0;
+    touched.clear();
+  }
 }
 
 void IndexedWord::Compact() {
@@ -170,10 +156,10 @@ void IndexedWord::Compact() {
   // of the training grows. Only whole pages inside the pool, and only for a megabyte or more.
   static const uintptr_t page = sysconf(_SC_PAGESIZE);
   const uintptr_t from = (reinterpret_cast<uintptr_t>(&pool_[end_]) + page - 1) & ~(page - 1);
-  const uintptr_t to = reinterpret_cast<uintptr_t>(&pool_[touched_]) & ~(page - 1);
+  const uintptr_t to = reinterpret_cast<uintptr_t>(&pool_[resident_]) & ~(page - 1);
   if (to > from + (uintptr_t{1} << 20)) {
     madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
-    touched_ = end_;
+    resident_ = end_;
   }
 }
 

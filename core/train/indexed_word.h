@@ -68,11 +68,6 @@ class IndexedWord {
     return (s[q] & kGoneBit) ? q - (s[q] & ~kGoneBit) : q;
   }
 
-  // Calls f(ends, other, start) for each pair that the merge of `merged` at the positions in
-  // pool_[begin, end) created: (other, merged) if `ends`, else (merged, other); each pair's
-  // starts in order.
-  template <typename F>
-  void ForEachNewPair(const uint32_t* s, uint32_t begin, uint32_t end, uint32_t merged, F f);
   // Moves the lists down to the start of the pool, over the spent ones.
   void Compact();
 
@@ -80,11 +75,11 @@ class IndexedWord {
     uint32_t begin, size;
   };
   uint32_t length_;
-  uint32_t symbols_;      // present
-  uint32_t end_ = 0;      // pool_[0, end_) is in use
-  uint32_t spent_ = 0;    // of it, by lists already merged
-  uint32_t touched_ = 0;  // pool_[0, touched_) may be resident
-  uint32_t capacity_;     // of pool_: 2 * length_, the most ever needed (see Merge)
+  uint32_t symbols_;       // present
+  uint32_t end_ = 0;       // pool_[0, end_) is in use
+  uint32_t spent_ = 0;     // of it, by lists already merged
+  uint32_t resident_ = 0;  // pool_[0, resident_) may be resident
+  uint32_t capacity_;      // of pool_: 2 * length_, the most ever needed (see Merge)
   std::unique_ptr<uint32_t[]> pool_;
   absl::flat_hash_map<PairKey, List> starts_;
 };
