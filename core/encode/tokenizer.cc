@@ -5,7 +5,6 @@
 #include <functional>
 #include <limits>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -178,6 +177,15 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
     if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
   }
+  for (const auto& [bytes, entry] : t.encoder_) {
+    for (size_t cut = 1; cut < bytes.size(); ++cut) {
+      auto left = t.encoder_.find(absl::string_view(bytes).substr(0, cut));
+      if (left == t.encoder_.end()) continue;
+      auto right = t.encoder_.find(absl::string_view(bytes).substr(cut));
+      if (right == t.encoder_.end()) continue;
+      t.joins_.try_emplace(uint64_t{left->second.id} << 32 | right->second.id, entry);
+    }
+  }
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
       MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
   if (!pretokenizer.ok()) return pretokenizer.status();
@@ -249,45 +257,41 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
   }
 }
 
-// tiktoken's byte_pair_merge: parts[i] starts at `start`; `pair` is the token made of parts i
-// and i+1 joined (its rank and id), `id` the id of part i. Each round joins the leftmost pair
-// of lowest rank.
+// tiktoken's byte_pair_merge on ids: `pair` of part i is the token that parts i and i+1 make
+// joined (its rank and id). Each round joins the leftmost pair of lowest rank. The parts are
+// written field by field into a plain array: building each in a temporary and copying it stalls
+// on store forwarding.
 void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) const {
   struct Part {
-    uint32_t start;
     TokenId id;
     Entry pair;
   };
-  absl::InlinedVector<Part, kLongPiece + 2> parts;
+  Part parts[kLongPiece];
   const auto* bytes = reinterpret_cast<const unsigned char*>(piece.data());
-  const uint32_t n = static_cast<uint32_t>(piece.size());
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    parts.push_back({i, byte_ids_[bytes[i]], byte_pairs_[bytes[i] * 256 + bytes[i + 1]]});
+  size_t n = piece.size();
+  for (size_t i = 0; i + 1 < n; ++i) {
+    parts[i].id = byte_ids_[bytes[i]];
+    parts[i].pair = byte_pairs_[bytes[i] * 256 + bytes[i + 1]];
   }
-  parts.push_back({n - 1, byte_ids_[bytes[n - 1]], kNotAToken});
-  parts.push_back({n, 0, kNotAToken});
-  // The token of parts i and i+1 joined, after parts i+1 and i+2 were joined.
-  auto joined = [&](size_t i) {
-    return i + 3 < parts.size()
-               ? Find(piece.substr(parts[i].start, parts[i + 3].start - parts[i].start))
-               : kNotAToken;
-  };
+  parts[n - 1].id = byte_ids_[bytes[n - 1]];
+  parts[n - 1].pair = kNotAToken;
   while (true) {
     size_t best = 0;
     uint32_t min_rank = kNoRank;
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    for (size_t i = 0; i + 1 < n; ++i) {
       if (parts[i].pair.rank < min_rank) {
         min_rank = parts[i].pair.rank;
         best = i;
       }
     }
     if (min_rank == kNoRank) break;
-    if (best > 0) parts[best - 1].pair = joined(best - 1);
     parts[best].id = parts[best].pair.id;
-    parts[best].pair = joined(best);
-    parts.erase(parts.begin() + best + 1);
+    std::copy(parts + best + 2, parts + n, parts + best + 1);
+    --n;
+    parts[best].pair = best + 1 < n ? Join(parts[best].id, parts[best + 1].id) : kNotAToken;
+    if (best > 0) parts[best - 1].pair = Join(parts[best - 1].id, parts[best].id);
   }
-  for (size_t i = 0; i + 1 < parts.size(); ++i) out->push_back(parts[i].id);
+  for (size_t i = 0; i < n; ++i) out->push_back(parts[i].id);
 }
 
 // The same merges in O(n log n): parts form a linked list (a part is named by its start), and

@@ -126,6 +126,11 @@ class Tokenizer {
   // The token `bytes` (two bytes or more), or kNotAToken.
   Entry Find(absl::string_view bytes) const;
   uint32_t RankOf(absl::string_view bytes) const { return Find(bytes).rank; }
+  // The token that tokens `left` and `right` make joined, or kNotAToken.
+  Entry Join(TokenId left, TokenId right) const {
+    auto it = joins_.find(uint64_t{left} << 32 | right);
+    return it == joins_.end() ? kNotAToken : it->second;
+  }
   TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
   void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
   void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
@@ -136,6 +141,9 @@ class Tokenizer {
   std::vector<Entry> byte_pairs_;     // the two-byte tokens, by 256 * first + second
   std::vector<TokenId> byte_ids_;     // the single bytes
   std::vector<std::string> decoder_;  // id -> bytes; "" where no token has the id
+  // Every way to cut a mergeable token into two: (left id << 32 | right id) -> the token.
+  // Merging inside a pre-token looks its pairs up here by id, not by hashing joined bytes.
+  absl::flat_hash_map<uint64_t, Entry> joins_;
   SpecialTokens specials_;
   std::vector<TokenId> special_ids_;
   std::unique_ptr<const PreTokenizer> pretokenizer_;
