@@ -172,6 +172,25 @@ TEST(TokenizerTest, MergesByRank) {
   EXPECT_EQ(tok.Encode(""), std::vector<TokenId>{});
 }
 
+// A one-letter file trains tokens of megabytes; building the tokenizer must not cost their
+// lengths squared (it once hashed every cut of every token: hours for this vocabulary).
+TEST(TokenizerTest, TokensOfMegabytesLoadAndEncode) {
+  Vocab vocab;
+  Merges merges;
+  for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
+  std::string run = "a";
+  for (int doubling = 0; doubling < 21; ++doubling) {  // "aa", "aaaa", ..., 2 MiB of "a"
+    merges.emplace_back(run, run);
+    run += run;
+    vocab.push_back(run);
+  }
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const std::string text = run + "aaaaaaa";  // 2 MiB + 7: the longest token, then 4 + 2 + 1
+  EXPECT_EQ(tok->Encode(text), (std::vector<TokenId>{256 + 20, 256 + 1, 256 + 0, 'a'}));
+  EXPECT_EQ(tok->Encode("aaaaaaa"), (std::vector<TokenId>{257, 256, 'a'}));
+}
+
 TEST(TokenizerTest, SpecialTokensLongestFirstWhenOverlapping) {
   const std::string two = kEot + kEot;
   const Tokenizer tok = SmallTokenizer({kEot, two});

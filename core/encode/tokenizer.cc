@@ -177,7 +177,11 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
     if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
   }
+  // Only short pieces merge by id, so only tokens that fit in one need their cuts: a longer
+  // token would cost its length squared in hashing (a one-letter file's vocabulary has tokens
+  // of megabytes).
   for (const auto& [bytes, entry] : t.encoder_) {
+    if (bytes.size() > kLongPiece) continue;
     for (size_t cut = 1; cut < bytes.size(); ++cut) {
       auto left = t.encoder_.find(absl::string_view(bytes).substr(0, cut));
       if (left == t.encoder_.end()) continue;
