@@ -9,7 +9,9 @@
 #include "core/formats/hf_tokenizer_json.h"
 #include "core/formats/manifest.h"
 #include "core/formats/tiktoken_files.h"
+#include "core/formats/token_spelling.h"
 #include "core/internal/atomic_file.h"
+#include "core/internal/status_macros.h"
 #include "core/train/vocab.h"
 
 namespace bpeforge {
@@ -27,6 +29,69 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
   out.model.max_token_length = options.max_token_length;
   out.stats = result.stats;
   return out;
+}
+
+// The files of SaveTokenizer, from any spelling of the tokens.
+absl::Status SaveFiles(const internal::TokenSpelling& tokens, const internal::Manifest& manifest,
+                       const std::string& dir) {
+  absl::StatusOr<internal::TiktokenTables> tables =
+      internal::TiktokenTablesOf(tokens, manifest.special_tokens);
+  if (!tables.ok()) return tables.status();
+  const Pattern pattern = manifest.pattern;
+  const std::string& regex = manifest.custom_regex;
+  using internal::TextSink;
+  return internal::WriteFilesAtomically(
+      dir, {
+               {internal::kVocabFile,
+                [&](TextSink& out) {
+                  internal::WriteVocabJson(tokens, out);
+                  return absl::OkStatus();
+                }},
+               {internal::kMergesFile,
+                [&](TextSink& out) {
+                  internal::WriteMergesTxt(tokens, out);
+                  return absl::OkStatus();
+                }},
+               {internal::kHfTokenizerFile,
+                [&](TextSink& out) {
+                  return internal::WriteHfTokenizerJson(*tables, tokens, pattern, regex, out);
+                }},
+               {internal::kTiktokenRanksFile,
+                [&](TextSink& out) {
+                  internal::WriteTiktokenRanks(*tables, tokens, out);
+                  return absl::OkStatus();
+                }},
+               {internal::kTiktokenJsonFile,
+                [&](TextSink& out) {
+                  internal::WriteTiktokenJson(*tables, tokens, pattern, regex, out);
+                  return absl::OkStatus();
+                }},
+               // Last, so that a manifest beside the files means the set is complete.
+               {internal::kManifestFile,
+                [&](TextSink& out) {
+                  out.Append(internal::FormatManifestJson(manifest));
+                  return absl::OkStatus();
+                }},
+           });
+}
+
+internal::Manifest ManifestOf(const TrainOptions& options,
+                              const std::vector<std::string>& special_tokens, size_t vocab_size) {
+  internal::Manifest manifest{options.pattern, special_tokens, options.layout, vocab_size};
+  manifest.min_frequency = options.min_frequency;
+  manifest.custom_regex = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
+  manifest.max_token_length = options.max_token_length;
+  return manifest;
+}
+
+// Writes what training learnt without spelling out the vocabulary: its tokens stay a tree.
+absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
+                                       const TrainOptions& options, const std::string& dir) {
+  const internal::TrainedVocab& trained = result.trained;
+  const internal::TreeSpelling tokens(trained.tokens, trained.special_tokens, options.layout);
+  BPEFORGE_RETURN_IF_ERROR(
+      SaveFiles(tokens, ManifestOf(options, trained.special_tokens, tokens.size()), dir));
+  return result.stats;
 }
 
 }  // namespace
@@ -49,6 +114,27 @@ absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
   return FromInternal(*std::move(result), options);
 }
 
+absl::StatusOr<TrainStats> TrainAndSave(const std::vector<std::string>& inputs,
+                                        const TrainOptions& options, const std::string& dir) {
+  internal::TrainJob job = ToInternal(options);
+  job.inputs = inputs;
+  job.trainer.spell_out = false;
+  absl::StatusOr<internal::TrainResult> result = internal::Train(job);
+  if (!result.ok()) return result.status();
+  return SaveTrained(*result, options, dir);
+}
+
+absl::StatusOr<TrainStats> TrainFromCountsAndSave(const PreTokenCounts& counts,
+                                                  const TrainOptions& options,
+                                                  const std::string& dir) {
+  internal::TrainJob job = ToInternal(options);
+  job.trainer.spell_out = false;
+  absl::StatusOr<internal::TrainResult> result = internal::LearnFromCounts({&counts}, job);
+  if (!result.ok()) return result.status();
+  for (const auto& [word, n] : counts) result->stats.pretokens += n;
+  return SaveTrained(*result, options, dir);
+}
+
 absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
   internal::Manifest manifest{model.pattern, model.special_tokens, model.layout,
                               model.vocab.size()};
@@ -57,44 +143,7 @@ absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir) {
   manifest.max_token_length = model.max_token_length;
   manifest.ids_from_vocab_json =
       !internal::IsBuiltVocab(model.vocab, model.special_tokens, model.merges, model.layout);
-  absl::StatusOr<internal::TiktokenTables> tables =
-      internal::TiktokenTablesOf(model.vocab, model.merges, model.special_tokens);
-  if (!tables.ok()) return tables.status();
-  using internal::TextSink;
-  return internal::WriteFilesAtomically(
-      dir, {
-               {internal::kVocabFile,
-                [&](TextSink& out) {
-                  internal::WriteVocabJson(model.vocab, out);
-                  return absl::OkStatus();
-                }},
-               {internal::kMergesFile,
-                [&](TextSink& out) {
-                  internal::WriteMergesTxt(model.merges, out);
-                  return absl::OkStatus();
-                }},
-               {internal::kHfTokenizerFile,
-                [&](TextSink& out) {
-                  return internal::WriteHfTokenizerJson(*tables, model.merges, model.pattern,
-                                                        model.custom_pattern, out);
-                }},
-               {internal::kTiktokenRanksFile,
-                [&](TextSink& out) {
-                  internal::WriteTiktokenRanks(tables->ranks, out);
-                  return absl::OkStatus();
-                }},
-               {internal::kTiktokenJsonFile,
-                [&](TextSink& out) {
-                  internal::WriteTiktokenJson(*tables, model.pattern, model.custom_pattern, out);
-                  return absl::OkStatus();
-                }},
-               // Last, so that a manifest beside the files means the set is complete.
-               {internal::kManifestFile,
-                [&](TextSink& out) {
-                  out.Append(internal::FormatManifestJson(manifest));
-                  return absl::OkStatus();
-                }},
-           });
+  return SaveFiles(internal::VocabSpelling(model.vocab, model.merges), manifest, dir);
 }
 
 }  // namespace bpeforge

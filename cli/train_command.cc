@@ -40,11 +40,10 @@ struct TrainArgs {
 
 int Fail(const absl::Status& status) { return cli::Fail("train", status); }
 
-absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
-                                             const TrainOptions& options,
-                                             const Stopwatch& stopwatch);
+absl::StatusOr<TrainStats> TrainFromCounted(const CountedText& counted, const TrainOptions& options,
+                                            const std::string& out_dir, const Stopwatch& stopwatch);
 int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
-           const absl::StatusOr<TrainResult>& result, const std::vector<uint64_t>& rank_peaks,
+           const absl::StatusOr<TrainStats>& result, const std::vector<uint64_t>& rank_peaks,
            const Stopwatch& stopwatch);
 
 // Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
@@ -87,9 +86,9 @@ std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_
 
 // Training from count files: their pattern and special tokens are the run's (flags, when given,
 // must agree with them), and the result is byte for byte that of training on the text.
-absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args,
-                                                const std::vector<std::string>& inputs,
-                                                TrainOptions* options) {
+absl::StatusOr<TrainStats> TrainFromCountFiles(const TrainArgs& args,
+                                               const std::vector<std::string>& inputs,
+                                               TrainOptions* options) {
   const Stopwatch stopwatch;
   absl::StatusOr<CountedText> counted = LoadCounts(inputs);
   if (!counted.ok()) return counted.status();
@@ -108,22 +107,23 @@ absl::StatusOr<TrainResult> TrainFromCountFiles(const TrainArgs& args,
   options->pattern = counted->pattern;
   options->custom_pattern = counted->custom_pattern;
   options->special_tokens = counted->special_tokens;
-  return TrainFromCounted(*counted, *options, stopwatch);
+  return TrainFromCounted(*counted, *options, args.out_dir, stopwatch);
 }
 
 // Learns merges from counts made since `start` (read from count files, or counted by the
-// ranks of an MPI job); the time before learning is the stats' pre-tokenize time.
-absl::StatusOr<TrainResult> TrainFromCounted(const CountedText& counted,
-                                             const TrainOptions& options,
-                                             const Stopwatch& stopwatch) {
+// ranks of an MPI job) and writes the tokenizer; the time before learning is the stats'
+// pre-tokenize time.
+absl::StatusOr<TrainStats> TrainFromCounted(const CountedText& counted, const TrainOptions& options,
+                                            const std::string& out_dir,
+                                            const Stopwatch& stopwatch) {
   const double count_seconds = stopwatch.Seconds();
-  absl::StatusOr<TrainResult> result = TrainFromCounts(counted.counts, options);
-  if (!result.ok()) return result.status();
-  result->stats.bytes = counted.bytes;
-  result->stats.input = counted.input;
-  result->stats.pretokenize_seconds = count_seconds;
-  result->stats.total_seconds += count_seconds;
-  return result;
+  absl::StatusOr<TrainStats> stats = TrainFromCountsAndSave(counted.counts, options, out_dir);
+  if (!stats.ok()) return stats.status();
+  stats->bytes = counted.bytes;
+  stats->input = counted.input;
+  stats->pretokenize_seconds = count_seconds;
+  stats->total_seconds += count_seconds;
+  return stats;
 }
 
 int RunTrain(const TrainArgs& args) {
@@ -178,12 +178,13 @@ int RunTrain(const TrainArgs& args) {
   options.cancel = InstallStopSignals();
   Progress progress(!args.quiet && ranks::Leader());
   options.progress = [&](absl::string_view line) { progress.Update(line); };
-  absl::StatusOr<TrainResult> result;
+  // Training writes the tokenizer too, spelling out one token at a time (TrainAndSave).
+  absl::StatusOr<TrainStats> result;
   ranks::Counted all;
   if (args.counts) {
     result = TrainFromCountFiles(args, *inputs, &options);
   } else if (ranks::Size() == 1) {
-    result = Train(*inputs, options);
+    result = TrainAndSave(*inputs, options, args.out_dir);
   } else {
     // Under mpirun: every rank counts its share, the leader learns merges from the sum.
     const Stopwatch count_stopwatch;
@@ -192,32 +193,30 @@ int RunTrain(const TrainArgs& args) {
     if (!made.ok()) return Fail(made.status());
     if (!ranks::Leader()) return ranks::ExitCode(0);
     all = *std::move(made);
-    result = TrainFromCounted(*all.counted, options, count_stopwatch);
+    result = TrainFromCounted(*all.counted, options, args.out_dir, count_stopwatch);
   }
   progress.Finish();
   std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
   return ranks::ExitCode(Finish(args, *inputs, result, all.peaks, stopwatch));
 }
 
-// The leader's part after training: write the tokenizer, print the summary and the stats.
+// The leader's part after training and writing: print the summary and the stats.
 int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
-           const absl::StatusOr<TrainResult>& result, const std::vector<uint64_t>& rank_peaks,
+           const absl::StatusOr<TrainStats>& result, const std::vector<uint64_t>& rank_peaks,
            const Stopwatch& stopwatch) {
   if (!result.ok()) return Fail(result.status());
   const uint64_t vocab_size = std::stoull(args.vocab_size);
   const uint64_t min_frequency = std::stoull(args.min_frequency);
-  const BpeModel& t = result->model;
-  if (absl::Status s = SaveTokenizer(t, args.out_dir); !s.ok()) return Fail(s);
   const double seconds = stopwatch.Seconds();
 
-  const TrainStats& s = result->stats;
+  const TrainStats& s = *result;
   const std::string rank_note = ranks::DescribeRankPeaks(rank_peaks);
   const std::string threads_note =
       ranks::Size() > 1 ? absl::StrFormat("%s x %d ranks", ThreadsNote(s.threads), ranks::Size())
                         : ThreadsNote(s.threads);
   const uint64_t peak = PeakRssBytes();
   std::string vocab_note;
-  if (t.vocab.size() < vocab_size) {
+  if (s.vocab_size < vocab_size) {
     vocab_note = absl::StrFormat(
         "; stopped before the requested %d: no pair was left to merge%s", vocab_size,
         min_frequency > 0 ? absl::StrFormat(" %d times or more", min_frequency) : "");
@@ -235,7 +234,7 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
   std::printf(
       "read        %s\n"
       "pre-tokens  %llu (%llu distinct)\n"
-      "merges      %llu (vocab %zu%s)\n"
+      "merges      %llu (vocab %llu%s)\n"
       "time        %.2f s %s + %.2f s merge = %.2f s training, %.2f s in all "
       "(%s%s)\n"
       "peak memory %.0f MB%s\n"
@@ -243,12 +242,13 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       "bpeforge.json}\n",
       read.c_str(), static_cast<unsigned long long>(s.pretokens),
       static_cast<unsigned long long>(s.distinct_pretokens),
-      static_cast<unsigned long long>(s.merges), t.vocab.size(), vocab_note.c_str(),
-      s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds, seconds,
-      threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(), args.out_dir.c_str());
+      static_cast<unsigned long long>(s.merges), static_cast<unsigned long long>(s.vocab_size),
+      vocab_note.c_str(), s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds,
+      seconds, threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(),
+      args.out_dir.c_str());
   if (!args.stats_json.empty()) {
-    if (absl::Status st = WriteStatsJson(args.stats_json,
-                                         StatsJson(s, seconds, peak, vocab_size, t.vocab.size()));
+    if (absl::Status st =
+            WriteStatsJson(args.stats_json, StatsJson(s, seconds, peak, vocab_size, s.vocab_size));
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",

@@ -46,7 +46,8 @@ absl::StatusOr<TrainResult> LearnFromWords(WordTable words, uint64_t distinct,
   result.trained = *std::move(trained);
   result.stats.threads = threads;
   result.stats.distinct_pretokens = distinct;
-  result.stats.merges = result.trained.merges.size();
+  result.stats.merges = result.trained.tokens.merges();
+  result.stats.vocab_size = 256 + result.trained.special_tokens.size() + result.stats.merges;
   result.stats.merge_seconds = SecondsSince(start);
   result.stats.total_seconds = result.stats.merge_seconds;
   return result;

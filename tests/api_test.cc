@@ -3,6 +3,7 @@
 // in memory, in batches, streamed and from files, cancellation, and errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <string>
@@ -93,6 +94,53 @@ TEST(ApiTest, SaveLoadEncodeDecodeRoundTrip) {
     ASSERT_TRUE(eot.has_value());
     EXPECT_EQ(loaded->Encode("<|endoftext|>"), std::vector<TokenId>{*eot});
     EXPECT_GT(loaded->EncodeOrdinary("<|endoftext|>").size(), 1u);
+  }
+}
+
+// TrainAndSave never holds the vocabulary's bytes (tokens stay pairs of ids until written); its
+// files must be those of Train + SaveTokenizer, byte for byte. Runs of one letter and of short
+// cycles make tokens past the 64 bytes the tree keeps whole, and tokens with equal bytes made
+// by different merges.
+TEST(ApiTest, TrainAndSaveWritesTheFilesOfSaveTokenizer) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  std::vector<std::string> paths = WriteDocs(dir, &docs, 2);
+  std::string runs;
+  for (int i = 0; i < 5; ++i) {
+    runs += std::string(700 + 37 * i, 'x') + " ";
+    for (int j = 0; j < 90 + i; ++j) runs += "xy";
+    runs += " ";
+    for (int j = 0; j < 60; ++j) runs += "yyx";
+    runs += "<|endoftext|>\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\n";
+  }
+  paths.push_back(dir.File("runs.txt"));
+  internal::testing::WriteFile(paths.back(), runs);
+  const char* kFiles[] = {"vocab.json",         "merges.txt",    "tokenizer.json",
+                          "tokenizer.tiktoken", "tiktoken.json", "bpeforge.json"};
+  for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
+    TrainOptions options = Options(700);
+    options.layout = layout;
+    absl::StatusOr<TrainResult> trained = Train(paths, options);
+    ASSERT_TRUE(trained.ok()) << trained.status();
+    size_t longest = 0;
+    for (const std::string& token : trained->model.vocab) longest = std::max(longest, token.size());
+    EXPECT_GT(longest, 500u);
+    const std::string name(IdLayoutName(layout));
+    ASSERT_TRUE(SaveTokenizer(trained->model, dir.File(name + "-saved")).ok());
+    absl::StatusOr<TrainStats> stats = TrainAndSave(paths, options, dir.File(name + "-direct"));
+    ASSERT_TRUE(stats.ok()) << stats.status();
+    EXPECT_EQ(stats->vocab_size, trained->model.vocab.size());
+    EXPECT_EQ(stats->merges, trained->model.merges.size());
+    absl::StatusOr<CountedText> counts = CountPreTokens(paths, options);
+    ASSERT_TRUE(counts.ok()) << counts.status();
+    ASSERT_TRUE(TrainFromCountsAndSave(counts->counts, options, dir.File(name + "-counts")).ok());
+    for (const char* file : kFiles) {
+      const std::string saved = internal::testing::ReadFileOrDie(dir.File(name + "-saved/" + file));
+      EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File(name + "-direct/" + file)), saved)
+          << name << " " << file;
+      EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File(name + "-counts/" + file)), saved)
+          << name << " " << file;
+    }
   }
 }
 

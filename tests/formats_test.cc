@@ -33,10 +33,11 @@ TEST(FilesTest, VocabAndMergesRoundTrip) {
   Merges merges = {{" ", "t"}, {"h", "e"}, {" t", "he"}, {"\n", "\xC3"}, {"\xC3", "\xA9"}};
   Vocab vocab = BuildVocab({"<|endoftext|>"}, merges, IdLayout::kBytesFirst);
   testing::TempDir dir;
+  const VocabSpelling tokens(vocab, merges);
   testing::WriteFile(dir.File("vocab.json"),
-                     TextOf([&](TextSink& out) { WriteVocabJson(vocab, out); }));
+                     TextOf([&](TextSink& out) { WriteVocabJson(tokens, out); }));
   testing::WriteFile(dir.File("merges.txt"),
-                     TextOf([&](TextSink& out) { WriteMergesTxt(merges, out); }));
+                     TextOf([&](TextSink& out) { WriteMergesTxt(tokens, out); }));
   absl::StatusOr<Vocab> v = ReadVocabJson(dir.File("vocab.json"));
   absl::StatusOr<Merges> m = ReadMergesTxt(dir.File("merges.txt"));
   ASSERT_TRUE(v.ok()) << v.status();

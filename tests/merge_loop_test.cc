@@ -39,9 +39,8 @@ Merges NaiveMerges(const WordCounts& words, size_t max_merges, const MergeRules&
 }
 
 TEST(PairQueueTest, PopsTheHighestCountThenTheGreaterBytes) {
-  std::vector<std::string> bytes(257);
-  for (int b = 0; b < 256; ++b) bytes[b] = std::string(1, static_cast<char>(b));
-  bytes[256] = std::string("st");  // ties compare bytes, not ids: "st" > "s" though 256 > 's'
+  TokenTree bytes;
+  bytes.Add('s', 't');  // 256: ties compare bytes, not ids: "st" > "s" though 256 > 's'
   std::map<PairKey, int64_t> counts = {{MakePair('a', 'b'), 5}, {MakePair('b', 'a'), 5},
                                        {MakePair('a', 'c'), 5}, {MakePair('z', 'a'), 4},
                                        {MakePair(256, 'a'), 7}, {MakePair('s', 'u'), 7}};
@@ -71,17 +70,32 @@ TEST(PairQueueTest, PopsTheHighestCountThenTheGreaterBytes) {
 // 20,000 pairs pass through the part of the queue that waits below the heap several times.
 TEST(PairQueueTest, PopsTheMaximumWhenMostEntriesWaitBelowTheHeap) {
   std::mt19937_64 rng(5);
-  std::vector<std::string> bytes(256);
-  for (int b = 0; b < 256; ++b) bytes[b] = std::string(1, static_cast<char>(b));
-  for (const char* extra : {"ab", "abc", "b", "ba", "c", "ca", "cab", "a b"})
-    bytes.push_back(extra);
+  // Tokens for ties: some with equal bytes made by other merges, some longer than the tree keeps
+  // whole, with equal first 64 bytes, so that only spelling them out tells them apart.
+  TokenTree tree;
+  const uint32_t ab = tree.Add('a', 'b'), bc = tree.Add('b', 'c');
+  tree.Add(ab, 'c');
+  tree.Add('a', bc);  // "abc" again
+  tree.Add('b', 'a');
+  tree.Add('c', ab);
+  tree.Add('a', tree.Add(' ', 'b'));
+  uint32_t x = 'x';
+  for (int i = 0; i < 6; ++i) x = tree.Add(x, x);  // 64 x's: the longest kept whole
+  const uint32_t x128 = tree.Add(x, x), x96 = tree.Add(x, tree.Add(tree.Add(ab, ab), x));
+  tree.Add(x96, x);  // x64 ab ab x64: 132 bytes
+  tree.Add(x, 'y');
+  tree.Add(x, tree.Add(x, 'y'));
+  tree.Add(x128, 'y');
+  tree.Add(x128, tree.Add(x, 'a'));
+  std::vector<std::string> bytes(tree.size());
+  for (uint32_t t = 0; t < tree.size(); ++t) tree.AppendBytes(t, &bytes[t]);
   const auto ids = static_cast<uint32_t>(bytes.size());
   std::map<PairKey, int64_t> counts;
   // The order the queue must follow: count, then left bytes, then right bytes.
   using Key = std::tuple<int64_t, std::string, std::string, PairKey>;
   std::set<Key> order;
   auto key = [&](PairKey p) { return Key{counts[p], bytes[PairLeft(p)], bytes[PairRight(p)], p}; };
-  PairQueue queue(bytes);
+  PairQueue queue(tree);
   auto add = [&](PairKey p, int64_t n) {
     counts[p] = n;
     order.insert(key(p));

@@ -10,17 +10,22 @@
 
 namespace bpeforge::internal {
 
-void WriteVocabJson(const Vocab& vocab, TextSink& out) {
+void WriteVocabJson(const TokenSpelling& tokens, TextSink& out) {
   out.Append("{\n");
-  for (size_t id = 0; id < vocab.size(); ++id) {
-    out.Add("  ", nlohmann::json(BytesToGpt2(vocab[id])).dump(), ": ", id,
-            id + 1 < vocab.size() ? ",\n" : "\n");
+  std::string scratch;
+  for (size_t id = 0; id < tokens.size(); ++id) {
+    out.Add("  ", nlohmann::json(BytesToGpt2(tokens.Token(id, &scratch))).dump(), ": ", id,
+            id + 1 < tokens.size() ? ",\n" : "\n");
   }
   out.Append("}\n");
 }
 
-void WriteMergesTxt(const Merges& merges, TextSink& out) {
-  for (const Merge& m : merges) out.Add(BytesToGpt2(m.first), " ", BytesToGpt2(m.second), "\n");
+void WriteMergesTxt(const TokenSpelling& tokens, TextSink& out) {
+  std::string left, right;
+  for (size_t i = 0; i < tokens.merges(); ++i) {
+    out.Add(BytesToGpt2(tokens.MergeLeft(i, &left)), " ", BytesToGpt2(tokens.MergeRight(i, &right)),
+            "\n");
+  }
 }
 
 absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntries(

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/formats/token_spelling.h"
 #include "core/internal/text_sink.h"
 #include "core/internal/types.h"
 
@@ -16,9 +17,9 @@ namespace bpeforge::internal {
 
 // vocab.json text with every id in increasing order. Two ids with equal bytes (possible when
 // two different merges build the same string) both appear; JSON readers keep the last.
-void WriteVocabJson(const Vocab& vocab, TextSink& out);
+void WriteVocabJson(const TokenSpelling& tokens, TextSink& out);
 // merges.txt text, creation order, no header.
-void WriteMergesTxt(const Merges& merges, TextSink& out);
+void WriteMergesTxt(const TokenSpelling& tokens, TextSink& out);
 
 // Reads vocab.json. Ids must be distinct and dense (0..n-1). Errors name the file.
 absl::StatusOr<Vocab> ReadVocabJson(const std::string& path);

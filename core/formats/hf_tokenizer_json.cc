@@ -37,25 +37,24 @@ ordered_json PreTokenizerJson(Pattern pattern, absl::string_view custom_regex) {
 
 }  // namespace
 
-absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const Merges& merges,
+absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const TokenSpelling& tokens,
                                   Pattern pattern, absl::string_view custom_regex, TextSink& out) {
   // The vocab and merges are written by hand, a line each: a JSON library's ordered object
   // looks keys up linearly, which made a 200k vocabulary take minutes.
   auto quoted = [](absl::string_view text) { return nlohmann::json(std::string(text)).dump(); };
   // A special token's text must not be an ordinary token's visible form: one JSON key cannot
   // name both. (Ordinary tokens' visible forms are distinct, as their bytes are.)
-  absl::flat_hash_set<absl::string_view> ordinary_bytes;
-  for (const auto& [bytes, id] : tables.ranks) ordinary_bytes.insert(bytes);
   for (const auto& [token, id] : tables.specials) {
     absl::StatusOr<std::string> bytes = Gpt2ToBytes(token);
-    if (bytes.ok() && ordinary_bytes.contains(*bytes)) {
+    const std::optional<TokenId> first =
+        bytes.ok() ? tables.first.Find(*bytes) : std::optional<TokenId>();
+    if (first && !tables.special_ids.contains(*first)) {
       return absl::InvalidArgumentError(
           absl::StrCat("special token ", quoted(token),
                        " is also an ordinary token's visible form; tokenizer.json cannot hold "
                        "both"));
     }
   }
-  ordinary_bytes = {};
 
   out.Append("{\n  \"version\": \"1.0\",\n  \"truncation\": null,\n  \"padding\": null,\n");
   out.Append("  \"added_tokens\": [");
@@ -82,18 +81,20 @@ absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const Merges& me
   std::sort(specials.begin(), specials.end(),
             [](const auto& a, const auto& b) { return a.second < b.second; });
   size_t r = 0, s = 0, written = 0;
+  std::string scratch, other;
   while (r < tables.ranks.size() || s < specials.size()) {
-    const bool special = r == tables.ranks.size() ||
-                         (s < specials.size() && specials[s].second < tables.ranks[r].second);
-    const std::string key =
-        special ? std::string(specials[s].first) : BytesToGpt2(tables.ranks[r].first);
-    const TokenId id = special ? specials[s++].second : tables.ranks[r++].second;
+    const bool special =
+        r == tables.ranks.size() || (s < specials.size() && specials[s].second < tables.ranks[r]);
+    const std::string key = special ? std::string(specials[s].first)
+                                    : BytesToGpt2(tokens.Token(tables.ranks[r], &scratch));
+    const TokenId id = special ? specials[s++].second : tables.ranks[r++];
     out.Add(written++ == 0 ? "\n" : ",\n", "      ", quoted(key), ": ", id);
   }
   out.Append("\n    },\n    \"merges\": [");
-  for (size_t i = 0; i < merges.size(); ++i) {
+  for (size_t i = 0; i < tokens.merges(); ++i) {
     out.Add(i == 0 ? "\n" : ",\n", "      ",
-            quoted(absl::StrCat(BytesToGpt2(merges[i].first), " ", BytesToGpt2(merges[i].second))));
+            quoted(absl::StrCat(BytesToGpt2(tokens.MergeLeft(i, &scratch)), " ",
+                                BytesToGpt2(tokens.MergeRight(i, &other)))));
   }
   out.Append("\n    ]\n  }\n}\n");
   return absl::OkStatus();

@@ -31,7 +31,7 @@ inline constexpr char kHfTokenizerFile[] = "tokenizer.json";
 
 // `tables` as TiktokenTablesOf makes them: one id per byte string, the special tokens apart.
 // Fails only when a special token's text is also an ordinary token's visible form.
-absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const Merges& merges,
+absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const TokenSpelling& tokens,
                                   Pattern pattern, absl::string_view custom_regex, TextSink& out);
 
 struct HfTokenizer {

@@ -70,49 +70,53 @@ absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path) {
   return ParseTiktokenRanks(text, path);
 }
 
-absl::StatusOr<TiktokenTables> TiktokenTablesOf(const Vocab& vocab, const Merges& merges,
+absl::StatusOr<TiktokenTables> TiktokenTablesOf(const TokenSpelling& tokens,
                                                 const std::vector<std::string>& special_tokens) {
-  absl::flat_hash_map<absl::string_view, TokenId> first_id;
-  for (size_t id = 0; id < vocab.size(); ++id) {
-    first_id.try_emplace(vocab[id], static_cast<TokenId>(id));
-  }
-  TiktokenTables tables;
-  absl::flat_hash_set<TokenId> special_ids;
+  TiktokenTables tables(tokens);
   for (const std::string& s : special_tokens) {
-    auto it = first_id.find(s);
-    if (it == first_id.end()) {
+    const std::optional<TokenId> id = tables.first.Find(s);
+    if (!id) {
       return absl::InvalidArgumentError(
           absl::StrCat("special token \"", absl::CHexEscape(s), "\" is not in the vocab"));
     }
-    if (special_ids.insert(it->second).second) tables.specials.emplace_back(s, it->second);
+    if (tables.special_ids.insert(*id).second) tables.specials.emplace_back(s, *id);
   }
-  for (size_t id = 0; id < vocab.size(); ++id) {
-    if (special_ids.contains(static_cast<TokenId>(id))) continue;
-    if (first_id[vocab[id]] != id) {
+  for (size_t id = 0; id < tokens.size(); ++id) {
+    if (tables.special_ids.contains(static_cast<TokenId>(id))) continue;
+    if (!tables.first.IsFirst(static_cast<TokenId>(id))) {
       ++tables.left_out;
       continue;
     }
-    tables.ranks.emplace_back(vocab[id], static_cast<TokenId>(id));
+    tables.ranks.push_back(static_cast<TokenId>(id));
   }
   int64_t last = -1;
-  for (size_t i = 0; i < merges.size(); ++i) {
-    auto it = first_id.find(merges[i].first + merges[i].second);
-    if (it == first_id.end()) {
+  std::string left, right, joined;
+  for (size_t i = 0; i < tokens.merges(); ++i) {
+    joined.clear();
+    absl::StrAppend(&joined, tokens.MergeLeft(i, &left), tokens.MergeRight(i, &right));
+    const std::optional<TokenId> id = tables.first.Find(joined);
+    if (!id) {
       return absl::InvalidArgumentError(
           absl::StrCat("merge ", i + 1, " makes a token that is not in the vocab"));
     }
-    const TokenId id = it->second;
-    if (static_cast<int64_t>(id) < last) {
+    if (static_cast<int64_t>(*id) < last) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "merge ", i + 1, " makes id ", id, ", below an earlier merge's ", last,
+          "merge ", i + 1, " makes id ", *id, ", below an earlier merge's ", last,
           "; tiktoken merges in id order, so these ids cannot be written as a rank file"));
     }
-    last = std::max<int64_t>(last, id);
+    last = std::max<int64_t>(last, *id);
   }
   return tables;
 }
 
-void WriteTiktokenJson(const TiktokenTables& tables, Pattern pattern,
+void WriteTiktokenRanks(const TiktokenTables& tables, const TokenSpelling& tokens, TextSink& out) {
+  std::string scratch;
+  for (TokenId id : tables.ranks) {
+    out.Add(absl::Base64Escape(tokens.Token(id, &scratch)), " ", id, "\n");
+  }
+}
+
+void WriteTiktokenJson(const TiktokenTables& tables, const TokenSpelling& tokens, Pattern pattern,
                        absl::string_view custom_regex, TextSink& out) {
   nlohmann::ordered_json j;
   j["pat_str"] = std::string(pattern == Pattern::kCustom ? custom_regex : PortableRegex(pattern));
@@ -125,11 +129,12 @@ void WriteTiktokenJson(const TiktokenTables& tables, Pattern pattern,
   const std::string head = j.dump(2);  // ends with `""\n}`
   out.Append(absl::string_view(head).substr(0, head.size() - 3));
   // js-tiktoken's form: each line starts a run of consecutive ranks.
+  std::string scratch;
   for (size_t i = 0; i < tables.ranks.size(); ++i) {
-    const auto& [bytes, rank] = tables.ranks[i];
-    const bool run_goes_on = i > 0 && i % 256 != 0 && tables.ranks[i - 1].second + 1 == rank;
+    const TokenId rank = tables.ranks[i];
+    const bool run_goes_on = i > 0 && i % 256 != 0 && tables.ranks[i - 1] + 1 == rank;
     if (!run_goes_on) out.Add(i > 0 ? "\\n" : "", "! ", rank);
-    out.Add(" ", absl::Base64Escape(bytes));
+    out.Add(" ", absl::Base64Escape(tokens.Token(rank, &scratch)));
   }
   out.Append("\"\n}\n");
 }

@@ -187,18 +187,15 @@ PairTable CountPairs(const WordTable& words, const Parallelism& parallelism) {
 
 }  // namespace
 
-Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
-                   const Parallelism& parallelism, const std::atomic<bool>* cancel,
-                   const MergeRules& rules, size_t min_indexed_length) {
+TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
+                         const std::function<void(size_t)>& progress,
+                         const Parallelism& parallelism, const std::atomic<bool>* cancel,
+                         const MergeRules& rules, size_t min_indexed_length) {
   // 1. The first 256 tokens are the bytes; each merge appends the token it makes.
-  std::vector<std::string> token_bytes(256);
-  for (int b = 0; b < 256; ++b) token_bytes[b] = std::string(1, static_cast<char>(b));
+  TokenTree tokens;
 
   // Token ids stay below IndexedWord::kGoneBit (reached only past 8 GB of words).
   max_merges = std::min<size_t>(max_merges, IndexedWord::kGoneBit - 256);
-  // The merges as pairs of ids until the end, when the tables below are freed: their bytes
-  // would repeat token_bytes, and a vocabulary can be many times the corpus.
-  std::vector<std::pair<uint32_t, uint32_t>> merged;
   {
     // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
     //    words hold it (the inverted index).
@@ -212,17 +209,16 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
     //    other but never queued, so it is passed over (Hugging Face's max_token_length).
     auto may_merge = [&](PairKey p) {
       return rules.max_token_length == 0 ||
-             token_bytes[PairLeft(p)].size() + token_bytes[PairRight(p)].size() <=
-                 rules.max_token_length;
+             tokens.length(PairLeft(p)) + tokens.length(PairRight(p)) <= rules.max_token_length;
     };
-    PairQueue queue(token_bytes);
+    PairQueue queue(tokens);
     for (const auto& [pair, info] : pairs) {
       if (may_merge(pair)) queue.Push(pair, info.count);
     }
 
     // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
     Rewriter rewriter(words, parallelism, min_indexed_length);
-    while (merged.size() < max_merges) {
+    while (tokens.merges() < max_merges) {
       // 4a. The most frequent pair; ties go to the greater pair of byte strings.
       std::optional<PairKey> best = queue.PopMax(current_count);
       if (!best) break;
@@ -231,9 +227,7 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
 
       // 4b. Record the merge and the token it makes.
       const uint32_t left = PairLeft(*best), right = PairRight(*best);
-      const auto token = static_cast<uint32_t>(token_bytes.size());
-      merged.emplace_back(left, right);
-      token_bytes.push_back(token_bytes[left] + token_bytes[right]);
+      const uint32_t token = tokens.Add(left, right);
 
       // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbouring pairs
       //     it removes and the new ones it makes.
@@ -254,29 +248,33 @@ Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void
         }
         if (info.count <= 0) pairs.erase(it);
       }
-      if (progress && merged.size() % 1000 == 0) progress(merged.size());
-      if (cancel != nullptr && merged.size() % 64 == 0 && cancel->load(std::memory_order_relaxed)) {
+      if (progress && tokens.merges() % 1000 == 0) progress(tokens.merges());
+      if (cancel != nullptr && tokens.merges() % 64 == 0 &&
+          cancel->load(std::memory_order_relaxed)) {
         break;
       }
     }
   }
 
-  // 5. The merges as byte strings. A token's bytes are dropped after the last merge that uses
-  //    them (or at once, if none does), so that the bytes are not held twice.
-  std::vector<size_t> last_use(token_bytes.size(), 0);  // the merge's index + 1; 0: none
-  for (size_t i = 0; i < merged.size(); ++i) {
-    last_use[merged[i].first] = last_use[merged[i].second] = i + 1;
-  }
+  return tokens;
+}
+
+Merges SpellMerges(const TokenTree& tokens) {
   Merges merges;
-  merges.reserve(merged.size());
-  for (size_t i = 0; i < merged.size(); ++i) {
-    const auto [left, right] = merged[i];
-    merges.emplace_back(token_bytes[left], token_bytes[right]);
-    for (size_t t : {size_t{left}, size_t{right}, 256 + i}) {
-      if (last_use[t] <= i + 1) std::string().swap(token_bytes[t]);
-    }
+  merges.reserve(tokens.merges());
+  std::string left, right;
+  for (size_t i = 0; i < tokens.merges(); ++i) {
+    const auto [l, r] = tokens.parts(static_cast<uint32_t>(256 + i));
+    merges.emplace_back(tokens.Bytes(l, &left), tokens.Bytes(r, &right));
   }
   return merges;
+}
+
+Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
+                   const Parallelism& parallelism, const std::atomic<bool>* cancel,
+                   const MergeRules& rules, size_t min_indexed_length) {
+  return SpellMerges(
+      LearnMergeTree(words, max_merges, progress, parallelism, cancel, rules, min_indexed_length));
 }
 
 }  // namespace bpeforge::internal

@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "core/internal/parallelism.h"
+#include "core/internal/token_tree.h"
 #include "core/internal/types.h"
 #include "core/train/indexed_word.h"
 #include "core/train/word_table.h"
@@ -24,7 +25,8 @@ struct MergeRules {
   size_t max_token_length = 0;  // never make a token longer than this many bytes (0: any)
 };
 
-// Learns up to `max_merges` merges from `words` (consumed: its runs are rewritten).
+// Learns up to `max_merges` merges from `words` (consumed: its runs are rewritten), as a tree
+// of tokens: token 256 + i is merge i.
 // Counts are weighted by word count; a tie goes to the lexicographically greater pair of
 // byte strings (left first, then right). Stops early when no pair is left.
 // `progress`, if set, is called now and then with the number of merges done so far.
@@ -34,6 +36,14 @@ struct MergeRules {
 // `rules` may stop it earlier, or pass over pairs that would make too long a token.
 // Words of `min_indexed_length` symbols or more are rewritten through an IndexedWord rather
 // than rescanned (the result is the same; tests lower it to exercise the index).
+TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
+                         const std::function<void(size_t)>& progress = nullptr,
+                         const Parallelism& parallelism = {},
+                         const std::atomic<bool>* cancel = nullptr, const MergeRules& rules = {},
+                         size_t min_indexed_length = kIndexedWordLength);
+// The merges of a tree (its tokens from 256 on) as byte strings, in order.
+Merges SpellMerges(const TokenTree& tokens);
+// LearnMergeTree, spelled out.
 Merges LearnMerges(WordTable& words, size_t max_merges,
                    const std::function<void(size_t)>& progress = nullptr,
                    const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr,

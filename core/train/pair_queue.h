@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
+#include "core/internal/token_tree.h"
 
 namespace bpeforge::internal {
 
@@ -34,8 +34,8 @@ inline uint32_t PairRight(PairKey p) { return static_cast<uint32_t>(p); }
 
 class PairQueue {
  public:
-  // `token_bytes[id]` gives the bytes of each symbol, for breaking ties.
-  explicit PairQueue(const std::vector<std::string>& token_bytes) : token_bytes_(token_bytes) {}
+  // `tokens` gives the bytes of each symbol, for breaking ties.
+  explicit PairQueue(const TokenTree& tokens) : tokens_(tokens) {}
 
   void Push(PairKey pair, int64_t count) {
     if (count < floor_) {
@@ -43,7 +43,7 @@ class PairQueue {
       return;
     }
     heap_.push_back({count, pair});
-    std::push_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
+    std::push_heap(heap_.begin(), heap_.end(), Less{this});
   }
 
   // The pair with the highest current count (ties: greater bytes), or nothing.
@@ -51,7 +51,7 @@ class PairQueue {
   template <typename CountFn>
   std::optional<PairKey> PopMax(const CountFn& current_count) {
     while (!heap_.empty() || RaiseLow()) {
-      std::pop_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
+      std::pop_heap(heap_.begin(), heap_.end(), Less{this});
       Entry top = heap_.back();
       heap_.pop_back();
       const int64_t current = current_count(top.pair);
@@ -67,14 +67,17 @@ class PairQueue {
     PairKey pair;
   };
   struct Less {
-    const std::vector<std::string>& bytes;
+    PairQueue* queue;
     bool operator()(const Entry& a, const Entry& b) const {
       if (a.count != b.count) return a.count < b.count;
-      absl::string_view al = bytes[PairLeft(a.pair)], bl = bytes[PairLeft(b.pair)];
-      if (al != bl) return al < bl;
-      return absl::string_view(bytes[PairRight(a.pair)]) < bytes[PairRight(b.pair)];
+      const int left = queue->CompareTokens(PairLeft(a.pair), PairLeft(b.pair));
+      if (left != 0) return left < 0;
+      return queue->CompareTokens(PairRight(a.pair), PairRight(b.pair)) < 0;
     }
   };
+  int CompareTokens(uint32_t a, uint32_t b) {
+    return a == b ? 0 : tokens_.Compare(a, b, &scratch_a_, &scratch_b_);
+  }
   // Moves the highest entries of low_ (about a 32nd, and at least kMinRaised) into the heap,
   // lowering floor_ to the least of them. False if low_ is empty.
   bool RaiseLow() {
@@ -93,13 +96,14 @@ class PairQueue {
                                [this](const Entry& e) { return e.count >= floor_; });
     heap_.insert(heap_.end(), low_.begin(), rest);
     low_.erase(low_.begin(), rest);
-    std::make_heap(heap_.begin(), heap_.end(), Less{token_bytes_});
+    std::make_heap(heap_.begin(), heap_.end(), Less{this});
     return true;
   }
 
-  const std::vector<std::string>& token_bytes_;
-  std::vector<Entry> heap_;  // entries of floor_ or more, heaped
-  std::vector<Entry> low_;   // entries below floor_, unordered
+  const TokenTree& tokens_;
+  std::string scratch_a_, scratch_b_;  // long tokens with equal prefixes, spelled out
+  std::vector<Entry> heap_;            // entries of floor_ or more, heaped
+  std::vector<Entry> low_;             // entries below floor_, unordered
   // Above any count at first: every entry waits in low_ until the first pop.
   int64_t floor_ = std::numeric_limits<int64_t>::max();
 };

@@ -87,11 +87,14 @@ absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(config));
   TrainedVocab out;
   out.special_tokens = SpecialTokens(config.special_tokens).tokens();
-  out.merges = LearnMerges(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
-                           parallelism, cancel, config.rules);
+  out.tokens = LearnMergeTree(words, config.vocab_size - 256 - out.special_tokens.size(), progress,
+                              parallelism, cancel, config.rules);
   words = WordTable();  // freed first: a vocabulary can be many times the corpus (one letter)
   if (cancel != nullptr && cancel->load()) return absl::CancelledError("training was cancelled");
-  out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
+  if (config.spell_out) {
+    out.merges = SpellMerges(out.tokens);
+    out.vocab = BuildVocab(out.special_tokens, out.merges, config.layout);
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/internal/parallelism.h"
+#include "core/internal/token_tree.h"
 #include "core/internal/types.h"
 #include "core/train/counting_table.h"
 #include "core/train/merge_loop.h"
@@ -24,14 +25,19 @@ struct TrainerConfig {
   std::vector<std::string> special_tokens;  // duplicates are used once
   IdLayout layout = IdLayout::kBytesFirst;
   MergeRules rules;
+  // Whether TrainedVocab holds the vocabulary and merges as byte strings, or only as the tree
+  // (for a writer that spells them out one at a time: see core/internal/token_tree.h).
+  bool spell_out = true;
 };
 
 // What training learns: the vocabulary (id -> bytes), the merges in order, and the special
-// tokens it was given.
+// tokens it was given. `tokens` holds the merges as a tree (token 256 + i is merge i), also
+// when `vocab` and `merges` are left empty (TrainerConfig::spell_out).
 struct TrainedVocab {
   Vocab vocab;
   Merges merges;
   std::vector<std::string> special_tokens;  // distinct, in given order
+  TokenTree tokens;
 };
 
 // Checks the config: no empty special token, vocab_size >= 256 + distinct specials.

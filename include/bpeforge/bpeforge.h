@@ -187,6 +187,19 @@ BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& c
 // the set is left behind, and earlier files are kept as they were.
 BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir);
 
+// Train, then SaveTokenizer to `dir`, the same files byte for byte, without ever holding the
+// vocabulary's bytes: tokens are kept as pairs of earlier tokens and spelled out one at a time
+// as the files are written. For batch jobs (the command line trains this way): on text with
+// no safe cut, such as a file of one letter, tokens run to megabytes and the vocabulary to many
+// times the text, which a BpeModel would hold twice over.
+BPEFORGE_API absl::StatusOr<TrainStats> TrainAndSave(const std::vector<std::string>& inputs,
+                                                     const TrainOptions& options,
+                                                     const std::string& dir);
+// TrainFromCounts, then SaveTokenizer, the same way.
+BPEFORGE_API absl::StatusOr<TrainStats> TrainFromCountsAndSave(const PreTokenCounts& counts,
+                                                               const TrainOptions& options,
+                                                               const std::string& dir);
+
 // ---------------------------------------------------------------------------------------------
 // Tokenizing, with tiktoken's semantics: special tokens are matched first (leftmost, then
 // longest); the text between them is cut by the pattern; inside a pre-token the adjacent pair

@@ -51,6 +51,7 @@ struct TrainStats {
   uint64_t pretokens = 0;
   uint64_t distinct_pretokens = 0;
   uint64_t merges = 0;
+  uint64_t vocab_size = 0;  // 256 bytes + distinct special tokens + merges
   double pretokenize_seconds = 0;
   double merge_seconds = 0;
   double total_seconds = 0;
