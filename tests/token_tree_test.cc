@@ -22,10 +22,9 @@ TEST(TokenTreeTest, SpellsTheHandoutsMerges) {
   EXPECT_EQ(tree.length(lowest), 6u);
   EXPECT_EQ(tree.parts(lowest), std::make_pair(low, est));
   EXPECT_EQ(tree.merges(), 5u);
-  std::string other;
-  EXPECT_LT(tree.Compare(low, lowest, &scratch, &other), 0);  // a prefix is the lesser
-  EXPECT_GT(tree.Compare(st, est, &scratch, &other), 0);
-  EXPECT_GT(tree.Compare(0xff, 'a', &scratch, &other), 0);  // bytes compare unsigned
+  EXPECT_LT(tree.Compare(low, lowest), 0);  // a prefix is the lesser
+  EXPECT_GT(tree.Compare(st, est), 0);
+  EXPECT_GT(tree.Compare(0xff, 'a'), 0);  // bytes compare unsigned
 }
 
 // Random merges of random earlier tokens, many far past the 64 bytes kept whole and many equal
@@ -60,8 +59,8 @@ TEST(TokenTreeTest, LongTokensSpellAndCompareAsTheirBytes) {
     const uint32_t others[] = {a - 1, static_cast<uint32_t>(256 + rng() % (a - 255)), 97, 0xff};
     for (uint32_t b : others) {
       const int want = Sign(bytes[a].compare(bytes[b]));
-      ASSERT_EQ(Sign(tree.Compare(a, b, &a_scratch, &b_scratch)), want) << a << " " << b;
-      ASSERT_EQ(Sign(tree.Compare(b, a, &a_scratch, &b_scratch)), -want) << a << " " << b;
+      ASSERT_EQ(Sign(tree.Compare(a, b)), want) << a << " " << b;
+      ASSERT_EQ(Sign(tree.Compare(b, a)), -want) << a << " " << b;
       long_ties += bytes[a].size() > TokenTree::kHeadBytes &&
                    bytes[b].size() > TokenTree::kHeadBytes &&
                    bytes[a].compare(0, 64, bytes[b], 0, 64) == 0;

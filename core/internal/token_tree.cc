@@ -1,6 +1,7 @@
 #include "core/internal/token_tree.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace bpeforge::internal {
 
@@ -20,6 +21,30 @@ uint32_t TokenTree::Add(uint32_t left, uint32_t right) {
   return id;
 }
 
+// A token's stored pieces, left to right: depth first, left part first, with a stack of our
+// own (a chain of merges can be as deep as there are merges). A long token costs about one
+// step per stored piece of it, not one per byte.
+class TokenTree::Pieces {
+ public:
+  Pieces(const TokenTree& tree, uint32_t id) : tree_(tree), stack_{id} {}
+  // The next piece; empty after the last.
+  absl::string_view Next() {
+    while (!stack_.empty()) {
+      const uint32_t t = stack_.back();
+      stack_.pop_back();
+      if (tree_.length_[t] <= kHeadBytes) return tree_.head_[t];
+      const auto [left, right] = tree_.parts(t);
+      stack_.push_back(right);
+      stack_.push_back(left);
+    }
+    return {};
+  }
+
+ private:
+  const TokenTree& tree_;
+  std::vector<uint32_t> stack_;
+};
+
 absl::string_view TokenTree::Bytes(uint32_t id, std::string* scratch) const {
   if (length_[id] <= kHeadBytes) return head_[id];
   scratch->clear();
@@ -29,32 +54,30 @@ absl::string_view TokenTree::Bytes(uint32_t id, std::string* scratch) const {
 
 void TokenTree::AppendBytes(uint32_t id, std::string* out) const {
   out->reserve(out->size() + length_[id]);
-  // Depth first, left part first, with a stack of our own: a chain of merges can be as deep as
-  // there are merges. The leaves are the stored tokens, so a long token costs about one step
-  // per stored piece of it, not per byte.
-  std::vector<uint32_t> stack = {id};
-  while (!stack.empty()) {
-    const uint32_t t = stack.back();
-    stack.pop_back();
-    if (length_[t] <= kHeadBytes) {
-      out->append(head_[t]);
-    } else {
-      const auto [left, right] = parts(t);
-      stack.push_back(right);
-      stack.push_back(left);
-    }
+  Pieces pieces(*this, id);
+  for (absl::string_view piece = pieces.Next(); !piece.empty(); piece = pieces.Next()) {
+    out->append(piece.data(), piece.size());
   }
 }
 
-int TokenTree::Compare(uint32_t a, uint32_t b, std::string* scratch_a,
-                       std::string* scratch_b) const {
+int TokenTree::Compare(uint32_t a, uint32_t b) const {
   const int c = absl::string_view(head_[a]).compare(head_[b]);
   // Heads that differ decide: either at a byte both hold, or one is a whole short token and a
   // prefix of the other's head (a long token's head is full), so it is the lesser.
   if (c != 0) return c;
   const bool a_whole = length_[a] <= kHeadBytes, b_whole = length_[b] <= kHeadBytes;
   if (a_whole || b_whole) return a_whole == b_whole ? 0 : (a_whole ? -1 : 1);
-  return Bytes(a, scratch_a).compare(Bytes(b, scratch_b));
+  Pieces pieces_a(*this, a), pieces_b(*this, b);
+  absl::string_view x = pieces_a.Next(), y = pieces_b.Next();
+  while (!x.empty() && !y.empty()) {
+    const size_t n = std::min(x.size(), y.size());
+    if (const int d = std::memcmp(x.data(), y.data(), n); d != 0) return d;
+    x.remove_prefix(n);
+    y.remove_prefix(n);
+    if (x.empty()) x = pieces_a.Next();
+    if (y.empty()) y = pieces_b.Next();
+  }
+  return x.empty() ? (y.empty() ? 0 : -1) : 1;
 }
 
 }  // namespace bpeforge::internal

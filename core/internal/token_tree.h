@@ -11,7 +11,7 @@
 //   uint32_t abab = tree.Add(ab, ab);       // 257: "abab"
 //   std::string scratch;
 //   absl::string_view s = tree.Bytes(abab, &scratch);       // "abab"
-//   int order = tree.Compare(ab, abab, &scratch, &other);   // < 0
+//   int order = tree.Compare(ab, abab);                      // < 0
 #ifndef BPEFORGE_CORE_INTERNAL_TOKEN_TREE_H_
 #define BPEFORGE_CORE_INTERNAL_TOKEN_TREE_H_
 
@@ -47,10 +47,13 @@ class TokenTree {
   // Appends the token's bytes to *out.
   void AppendBytes(uint32_t id, std::string* out) const;
   // Compares two tokens' bytes lexicographically (as unsigned bytes): < 0, 0 or > 0. Long tokens
-  // with equal prefixes are spelled into the two scratch strings.
-  int Compare(uint32_t a, uint32_t b, std::string* scratch_a, std::string* scratch_b) const;
+  // with equal prefixes are walked piece by piece up to their first difference, never spelled
+  // out whole.
+  int Compare(uint32_t a, uint32_t b) const;
 
  private:
+  class Pieces;
+
   std::vector<std::string> head_;                     // the bytes, or their first kHeadBytes
   std::vector<uint64_t> length_;                      // in bytes
   std::vector<std::pair<uint32_t, uint32_t>> parts_;  // of token 256 + i

@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "core/internal/token_tree.h"
@@ -43,7 +42,7 @@ class PairQueue {
       return;
     }
     heap_.push_back({count, pair});
-    std::push_heap(heap_.begin(), heap_.end(), Less{this});
+    std::push_heap(heap_.begin(), heap_.end(), Less{tokens_});
   }
 
   // The pair with the highest current count (ties: greater bytes), or nothing.
@@ -51,7 +50,7 @@ class PairQueue {
   template <typename CountFn>
   std::optional<PairKey> PopMax(const CountFn& current_count) {
     while (!heap_.empty() || RaiseLow()) {
-      std::pop_heap(heap_.begin(), heap_.end(), Less{this});
+      std::pop_heap(heap_.begin(), heap_.end(), Less{tokens_});
       Entry top = heap_.back();
       heap_.pop_back();
       const int64_t current = current_count(top.pair);
@@ -67,17 +66,15 @@ class PairQueue {
     PairKey pair;
   };
   struct Less {
-    PairQueue* queue;
+    const TokenTree& tokens;
     bool operator()(const Entry& a, const Entry& b) const {
       if (a.count != b.count) return a.count < b.count;
-      const int left = queue->CompareTokens(PairLeft(a.pair), PairLeft(b.pair));
+      const int left = Compare(PairLeft(a.pair), PairLeft(b.pair));
       if (left != 0) return left < 0;
-      return queue->CompareTokens(PairRight(a.pair), PairRight(b.pair)) < 0;
+      return Compare(PairRight(a.pair), PairRight(b.pair)) < 0;
     }
+    int Compare(uint32_t x, uint32_t y) const { return x == y ? 0 : tokens.Compare(x, y); }
   };
-  int CompareTokens(uint32_t a, uint32_t b) {
-    return a == b ? 0 : tokens_.Compare(a, b, &scratch_a_, &scratch_b_);
-  }
   // Moves the highest entries of low_ (about a 32nd, and at least kMinRaised) into the heap,
   // lowering floor_ to the least of them. False if low_ is empty.
   bool RaiseLow() {
@@ -96,14 +93,13 @@ class PairQueue {
                                [this](const Entry& e) { return e.count >= floor_; });
     heap_.insert(heap_.end(), low_.begin(), rest);
     low_.erase(low_.begin(), rest);
-    std::make_heap(heap_.begin(), heap_.end(), Less{this});
+    std::make_heap(heap_.begin(), heap_.end(), Less{tokens_});
     return true;
   }
 
   const TokenTree& tokens_;
-  std::string scratch_a_, scratch_b_;  // long tokens with equal prefixes, spelled out
-  std::vector<Entry> heap_;            // entries of floor_ or more, heaped
-  std::vector<Entry> low_;             // entries below floor_, unordered
+  std::vector<Entry> heap_;  // entries of floor_ or more, heaped
+  std::vector<Entry> low_;   // entries below floor_, unordered
   // Above any count at first: every entry waits in low_ until the first pop.
   int64_t floor_ = std::numeric_limits<int64_t>::max();
 };
