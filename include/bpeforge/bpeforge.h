@@ -11,6 +11,9 @@
 //   absl::StatusOr<bpeforge::TrainResult> trained = bpeforge::Train({"corpus.txt"}, options);
 //   if (!trained.ok()) return trained.status();
 //   if (absl::Status s = bpeforge::SaveTokenizer(trained->model, "out/tok"); !s.ok()) return s;
+//   // A batch job that only needs the files: the same files, the vocabulary never held whole.
+//   absl::StatusOr<bpeforge::TrainStats> stats = bpeforge::TrainAndSave({"corpus.txt"}, options,
+//                                                                       "out/tok");
 //
 //   absl::StatusOr<bpeforge::Tokenizer> tok = bpeforge::Tokenizer::Load("out/tok");
 //   if (!tok.ok()) return tok.status();
