@@ -2,7 +2,7 @@
 //
 //   std::string text;
 //   StringSink sink(&text);
-//   WriteMergesTxt(merges, sink);   // the same writer streams into an AtomicFile (atomic_file.h)
+//   WriteMergesTxt(tokens, sink);   // the same writer streams into an AtomicFile (atomic_file.h)
 //
 // Writers append as they go rather than return the whole text, so that a tokenizer's files
 // are never held in memory: they can be many times the corpus (a file of one repeated letter
@@ -40,7 +40,7 @@ class StringSink : public TextSink {
 };
 
 // The text a writer makes, as one string (for tests and small files):
-//   std::string text = TextOf([&](TextSink& out) { WriteMergesTxt(merges, out); });
+//   std::string text = TextOf([&](TextSink& out) { WriteMergesTxt(tokens, out); });
 template <typename Write>
 std::string TextOf(Write&& write) {
   std::string text;
