@@ -1,5 +1,7 @@
 #include "core/train/pretoken_counts.h"
 
+#include <optional>
+
 namespace bpeforge::internal {
 namespace {
 
@@ -20,17 +22,26 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
 
 // The packed counter takes its pre-tokens one by one while its table is small and in batches
 // (views into `text`, which outlives them) once it prefers them; the choice is made per piece.
+// One by one, a text of a chunk's size goes through a cache of recent pre-tokens; a short
+// one (a JSON Lines document, counted on its own) would not repay the cache's setup.
+constexpr size_t kCacheFromBytes = 256 << 10;
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
                const PreTokenizer& pretokenizer, CountingTable& counts) {
   uint64_t seen = 0;
   absl::string_view batch[CountingTable::kBatch];
   const char* const end = text.data() + text.size();  // every token lies in text
+  std::optional<CountingTable::RecentCache> cache;
+  if (text.size() >= kCacheFromBytes) cache.emplace(counts);
   specials.Split(
       text,
       [&](absl::string_view piece) {
         if (!counts.PrefersBatches()) {
           pretokenizer.Split(piece, [&](absl::string_view token) {
-            counts.Add(token, end);
+            if (cache) {
+              cache->Add(token, end);
+            } else {
+              counts.Add(token, end);
+            }
             ++seen;
           });
           return;
