@@ -4,7 +4,7 @@ namespace bpeforge::internal {
 
 void CountingTable::ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const {
   char buf[16];
-  for (const auto& [key, n] : short_) fn(Unpack(key, buf), n);
+  for (const auto& [key, n] : short_) fn(UnpackShortKey(key, buf), n);
   for (const auto& [key, n] : long_) fn(key, n);
 }
 

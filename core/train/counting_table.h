@@ -19,6 +19,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/string_view.h"
 #include "core/internal/huge_pages.h"
+#include "core/internal/short_key.h"
 
 namespace bpeforge::internal {
 
@@ -26,7 +27,7 @@ class CountingTable {
  public:
   void Add(absl::string_view token, uint64_t n = 1) {
     if (token.size() <= kMaxShort) {
-      short_[Pack(token)] += n;
+      short_[PackShortKey(token)] += n;
     } else {
       long_[token] += n;
     }
@@ -37,7 +38,7 @@ class CountingTable {
   // (lengths vary from token to token, so those branches are mispredicted often).
   void Add(absl::string_view token, const char* readable_end) {
     if (token.size() <= kMaxShort) {
-      short_[PackReadable(token, readable_end)] += 1;
+      short_[PackShortKeyReadable(token, readable_end)] += 1;
     } else {
       long_[token] += 1;
     }
@@ -56,7 +57,7 @@ class CountingTable {
     ShortKey keys[kBatch];
     for (size_t i = 0; i < n; ++i) {
       if (tokens[i].size() <= kMaxShort) {
-        keys[i] = PackReadable(tokens[i], readable_end);
+        keys[i] = PackShortKeyReadable(tokens[i], readable_end);
         short_.prefetch(keys[i]);
       }
     }
@@ -85,10 +86,6 @@ class CountingTable {
   static constexpr size_t kMaxShort = 15;
   // About 3 MB of slots, beyond a core's L2: below it prefetching costs more than it saves.
   static constexpr size_t kPrefetchFromSlots = size_t{1} << 17;
-  struct ShortKey {
-    uint64_t lo, hi;  // bytes 0..7, bytes 8..14 and the length in the top byte
-    bool operator==(const ShortKey& o) const { return lo == o.lo && hi == o.hi; }
-  };
   struct ShortKeyHash {
     size_t operator()(const ShortKey& k) const {
       // Abseil's mixing of the two words: measured faster here than a plain folded multiply,
@@ -96,53 +93,6 @@ class CountingTable {
       return absl::Hash<std::pair<uint64_t, uint64_t>>{}({k.lo, k.hi});
     }
   };
-
-  static uint64_t Load64(const char* p) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
-  static uint32_t Load32(const char* p) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  // Packs 1..15 bytes without reading outside them (overlapping loads, little-endian).
-  static ShortKey Pack(absl::string_view s) {
-    const char* p = s.data();
-    const size_t n = s.size();
-    uint64_t lo = 0, hi = 0;
-    if (n > 8) {
-      lo = Load64(p);
-      hi = Load64(p + n - 8) >> (8 * (16 - n));
-    } else if (n == 8) {
-      lo = Load64(p);
-    } else if (n >= 4) {
-      lo = Load32(p) | (static_cast<uint64_t>(Load32(p + n - 4)) << (8 * (n - 4)));
-    } else if (n > 0) {
-      lo = static_cast<uint64_t>(static_cast<uint8_t>(p[0])) |
-           (static_cast<uint64_t>(static_cast<uint8_t>(p[n / 2])) << (8 * (n / 2))) |
-           (static_cast<uint64_t>(static_cast<uint8_t>(p[n - 1])) << (8 * (n - 1)));
-    }
-    return ShortKey{lo, hi | (static_cast<uint64_t>(n) << 56)};
-  }
-  // Pack's key, read with two loads when the 16 bytes from s.data() are below readable_end.
-  static ShortKey PackReadable(absl::string_view s, const char* readable_end) {
-    if (readable_end - s.data() < 16) return Pack(s);
-    const size_t n = s.size();
-    const uint64_t lo = Load64(s.data()) & LowBytes(n);
-    const uint64_t hi = Load64(s.data() + 8) & LowBytes(n > 8 ? n - 8 : 0);
-    return ShortKey{lo, hi | (static_cast<uint64_t>(n) << 56)};
-  }
-  // A mask of the low k bytes of a word, k <= 8.
-  static uint64_t LowBytes(size_t k) {
-    return k >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * k)) - 1;
-  }
-  static absl::string_view Unpack(const ShortKey& k, char* buf) {
-    std::memcpy(buf, &k.lo, 8);
-    std::memcpy(buf + 8, &k.hi, 8);
-    return absl::string_view(buf, static_cast<size_t>(k.hi >> 56));
-  }
 
   absl::flat_hash_map<ShortKey, uint64_t, ShortKeyHash, std::equal_to<ShortKey>,
                       HugePageAllocator<std::pair<const ShortKey, uint64_t>>>
@@ -176,8 +126,8 @@ class CountingTable {
         table_.long_[token] += 1;
         return;
       }
-      const ShortKey key = PackReadable(token, readable_end);
-      Slot& slot = slots_[((key.lo ^ key.hi) * 0x9E3779B97F4A7C15u) >> (64 - kSlotBits)];
+      const ShortKey key = PackShortKeyReadable(token, readable_end);
+      Slot& slot = slots_[ShortKeySlot(key, kSlotBits)];
       if (slot.key == key) {
         ++slot.count;
         return;
