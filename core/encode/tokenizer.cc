@@ -46,6 +46,15 @@ bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) {
   return true;
 }
 
+void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids) {
+  if (max_entries_ == 0 || ids.size() > 3) return;
+  if (short_ == nullptr) short_ = std::make_unique<ShortSlot[]>(size_t{1} << kShortBits);
+  ShortSlot& slot = short_[ShortKeySlot(key, kShortBits)];
+  slot.key = key;
+  std::copy(ids.begin(), ids.end(), slot.ids);
+  slot.size = static_cast<uint32_t>(ids.size());
+}
+
 void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {
   if (max_entries_ == 0 || aside_ > 0) return;
   if (index_.size() >= max_entries_) {
@@ -222,22 +231,35 @@ void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
 
 void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
                                std::vector<TokenId>* out) const {
-  pretokenizer_->Split(text, [&](absl::string_view piece) { EncodePreToken(piece, cache, out); });
+  const char* const end = text.data() + text.size();
+  pretokenizer_->Split(text,
+                       [&](absl::string_view piece) { EncodePreToken(piece, end, cache, out); });
 }
 
 void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
                                std::vector<TokenId>* out) const {
+  EncodePreToken(piece, piece.data() + piece.size(), cache, out);
+}
+
+void Tokenizer::EncodePreToken(absl::string_view piece, const char* readable_end,
+                               EncodeCache* cache, std::vector<TokenId>* out) const {
+  const bool short_piece = cache != nullptr && piece.size() <= kMaxShortKey;
+  ShortKey key{0, 0};
+  if (short_piece) {
+    key = PackShortKeyReadable(piece, readable_end);
+    if (cache->FindShort(key, out)) return;
+  }
+  const size_t before = out->size();
   // As tiktoken: a pre-token that is a token is that token, merges or not.
   if (auto it = encoder_.find(piece); it != encoder_.end()) {
     out->push_back(it->second.id);
-    return;
+  } else if (cache == nullptr || !cache->Find(piece, out)) {
+    BytePairEncode(piece, out);
+    if (cache != nullptr && piece.size() <= kMaxCachedPiece) {
+      cache->Insert(piece, absl::MakeConstSpan(*out).subspan(before));
+    }
   }
-  if (cache != nullptr && cache->Find(piece, out)) return;
-  const size_t before = out->size();
-  BytePairEncode(piece, out);
-  if (cache != nullptr && piece.size() <= kMaxCachedPiece) {
-    cache->Insert(piece, absl::MakeConstSpan(*out).subspan(before));
-  }
+  if (short_piece) cache->InsertShort(key, absl::MakeConstSpan(*out).subspan(before));
 }
 
 Tokenizer::Entry Tokenizer::Find(absl::string_view bytes) const {
