@@ -1,32 +1,19 @@
 #include "core/formats/token_spelling.h"
 
 #include "absl/hash/hash.h"
-#include "core/internal/byte_unicode.h"
+#include "core/train/vocab.h"
 
 namespace bpeforge::internal {
 
 TreeSpelling::TreeSpelling(const TokenTree& tree, const std::vector<std::string>& special_tokens,
                            IdLayout layout)
-    : tree_(tree), special_tokens_(special_tokens) {
-  node_.reserve(special_tokens.size() + tree.size());
-  auto add_specials = [&] {
-    for (size_t s = 0; s < special_tokens.size(); ++s) {
-      node_.push_back(kSpecialBit | static_cast<uint32_t>(s));
-    }
-  };
-  if (layout == IdLayout::kHf) {
-    add_specials();
-    for (uint8_t b : BytesInGpt2Order()) node_.push_back(b);
-  } else {
-    for (uint32_t b = 0; b < 256; ++b) node_.push_back(b);
-    add_specials();
-  }
-  for (uint32_t t = 256; t < tree.size(); ++t) node_.push_back(t);
-}
+    : tree_(tree),
+      special_tokens_(special_tokens),
+      node_(LayoutNodes(special_tokens.size(), tree.merges(), layout)) {}
 
 absl::string_view TreeSpelling::Token(size_t id, std::string* scratch) const {
   const uint32_t node = node_[id];
-  if (node & kSpecialBit) return special_tokens_[node & ~kSpecialBit];
+  if (node & kSpecialNode) return special_tokens_[node & ~kSpecialNode];
   return tree_.Bytes(node, scratch);
 }
 

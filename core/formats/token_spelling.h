@@ -65,10 +65,9 @@ class TreeSpelling final : public TokenSpelling {
   absl::string_view MergeRight(size_t i, std::string* scratch) const override;
 
  private:
-  static constexpr uint32_t kSpecialBit = 1u << 31;
   const TokenTree& tree_;
   const std::vector<std::string>& special_tokens_;
-  std::vector<uint32_t> node_;  // id -> tree token, or kSpecialBit | index of the special token
+  std::vector<uint32_t> node_;  // LayoutNodes: id -> tree token, or kSpecialNode | special
 };
 
 // The first id of each distinct byte string of a spelling (two merges can build the same

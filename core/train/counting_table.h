@@ -8,7 +8,6 @@
 #define BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
 
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -83,7 +82,7 @@ class CountingTable {
   void MergeFrom(const CountingTable& other);
 
  private:
-  static constexpr size_t kMaxShort = 15;
+  static constexpr size_t kMaxShort = kMaxShortKey;
   // About 3 MB of slots, beyond a core's L2: below it prefetching costs more than it saves.
   static constexpr size_t kPrefetchFromSlots = size_t{1} << 17;
   struct ShortKeyHash {

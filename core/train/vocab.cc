@@ -16,18 +16,35 @@ void ForEachToken(const std::vector<std::string>& special_tokens, const Merges& 
                   IdLayout layout, Visit visit) {
   std::array<char, 256> bytes;
   for (int b = 0; b < 256; ++b) bytes[b] = static_cast<char>(b);
-  auto byte = [&](uint8_t b) { return absl::string_view(&bytes[b], 1); };
-  if (layout == IdLayout::kHf) {
-    for (const std::string& s : special_tokens) visit(s, "");
-    for (uint8_t b : BytesInGpt2Order()) visit(byte(b), "");
-  } else {
-    for (int b = 0; b < 256; ++b) visit(byte(b), "");
-    for (const std::string& s : special_tokens) visit(s, "");
+  for (uint32_t node : LayoutNodes(special_tokens.size(), merges.size(), layout)) {
+    if (node & kSpecialNode) {
+      visit(special_tokens[node & ~kSpecialNode], "");
+    } else if (node < 256) {
+      visit(absl::string_view(&bytes[node], 1), "");
+    } else {
+      visit(merges[node - 256].first, merges[node - 256].second);
+    }
   }
-  for (const Merge& m : merges) visit(m.first, m.second);
 }
 
 }  // namespace
+
+std::vector<uint32_t> LayoutNodes(size_t special_tokens, size_t merges, IdLayout layout) {
+  std::vector<uint32_t> nodes;
+  nodes.reserve(256 + special_tokens + merges);
+  auto add_specials = [&] {
+    for (size_t s = 0; s < special_tokens; ++s) nodes.push_back(kSpecialNode | uint32_t(s));
+  };
+  if (layout == IdLayout::kHf) {
+    add_specials();
+    for (uint8_t b : BytesInGpt2Order()) nodes.push_back(b);
+  } else {
+    for (uint32_t b = 0; b < 256; ++b) nodes.push_back(b);
+    add_specials();
+  }
+  for (size_t i = 0; i < merges; ++i) nodes.push_back(static_cast<uint32_t>(256 + i));
+  return nodes;
+}
 
 Vocab BuildVocab(const std::vector<std::string>& special_tokens, const Merges& merges,
                  IdLayout layout) {

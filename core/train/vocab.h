@@ -2,6 +2,8 @@
 #ifndef BPEFORGE_CORE_TRAIN_VOCAB_H_
 #define BPEFORGE_CORE_TRAIN_VOCAB_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,11 @@
 #include "core/internal/types.h"
 
 namespace bpeforge::internal {
+
+// What each id of `layout` stands for, in id order: a byte b (as b), merge i (as 256 + i, its
+// token's number in a TokenTree) or special token s (as kSpecialNode | s).
+inline constexpr uint32_t kSpecialNode = 1u << 31;
+std::vector<uint32_t> LayoutNodes(size_t special_tokens, size_t merges, IdLayout layout);
 
 // The vocabulary: 256 single bytes, `special_tokens` (distinct, in order), and one token
 // per merge (left + right), numbered as `layout` says.
