@@ -245,6 +245,21 @@ TEST(CustomPatternTest, TextBetweenMatchesIsAPieceOfItsOwn) {
   EXPECT_EQ(Split(**classes, "Ab日\x1c \xc2\xa0x"), (Pieces{"Ab日", "\x1c", " \xc2\xa0", "x"}));
 }
 
+TEST(CustomPatternTest, CommentsAreDroppedAsPythonDrops) {
+  // Boost.Regex 1.74 loops forever parsing a comment right after a possessive quantifier.
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> possessive = MakeCustomPreTokenizer("a++(?#x)b");
+  ASSERT_TRUE(possessive.ok()) << possessive.status();
+  EXPECT_EQ(Split(**possessive, "aab xaab"), (Pieces{"aab", " x", "aab"}));
+  // Python's re: a quantifier after a comment applies to what came before it.
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> quantified = MakeCustomPreTokenizer("a(?#c)+");
+  ASSERT_TRUE(quantified.ok()) << quantified.status();
+  EXPECT_EQ(Split(**quantified, "aaab"), (Pieces{"aaa", "b"}));
+  // Inside a class, "(?#" is three characters.
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> in_class = MakeCustomPreTokenizer("[(?#]+");
+  ASSERT_TRUE(in_class.ok()) << in_class.status();
+  EXPECT_EQ(Split(**in_class, "x(?#)"), (Pieces{"x", "(?#", ")"}));
+}
+
 TEST(CustomPatternTest, BadRegexesAreNamed) {
   struct Bad {
     const char* regex;
@@ -253,7 +268,8 @@ TEST(CustomPatternTest, BadRegexesAreNamed) {
   for (const Bad& b :
        {Bad{"", "empty"}, Bad{"(ab", "does not compile"}, Bad{"\\p{L", "must be written"},
         Bad{"[\\P{L}]", "not supported"}, Bad{"[\\S]", "not supported"},
-        Bad{"\\p{Han}", "does not compile"}, Bad{"[ab", "not closed"}}) {
+        Bad{"\\p{Han}", "does not compile"}, Bad{"[ab", "not closed"},
+        Bad{"a(?#x", "comment \"(?#\" at offset 1 is not closed"}}) {
     absl::StatusOr<std::unique_ptr<PreTokenizer>> made = MakeCustomPreTokenizer(b.regex);
     ASSERT_FALSE(made.ok()) << b.regex;
     EXPECT_NE(made.status().message().find(b.needle), absl::string_view::npos)
