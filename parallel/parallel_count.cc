@@ -179,7 +179,19 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   }
   if (!total_known) total = 0;
 
-  tbb::enumerable_thread_specific<CountingTable> local;
+  // Each worker's table, and the cache of recent pre-tokens in front of it (made at its
+  // first text, kept across texts: JSON Lines documents are many and short).
+  struct Worker {
+    CountingTable table;
+    std::unique_ptr<CountingTable::RecentCache> recent;
+  };
+  tbb::enumerable_thread_specific<Worker> workers;
+  auto recent_of = [](Worker& worker) {
+    if (worker.recent == nullptr) {
+      worker.recent = std::make_unique<CountingTable::RecentCache>(worker.table);
+    }
+    return worker.recent.get();
+  };
   tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
   FirstError error;
@@ -202,7 +214,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     try {
       pretokens += options.pretokenize_only
                        ? ScanPreTokens(text, specials, *pretokenizer)
-                       : CountPreTokens(text, specials, *pretokenizer, &local.local());
+                       : CountPreTokens(text, specials, *pretokenizer, recent_of(workers.local()));
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
       error.Report(order, file,
                    absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
@@ -307,8 +319,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.documents = documents;
   out.skipped_records = skipped;
   out.pretokens = pretokens;
+  for (Worker& worker : workers) worker.recent.reset();  // its counts into the table
   if (options.per_worker) {
-    for (CountingTable& table : local) out.tables.push_back(std::move(table));
+    for (Worker& worker : workers) out.tables.push_back(std::move(worker.table));
     return out;
   }
   // Combine without a global lock: each thread's map is split by hash into per-shard
@@ -317,7 +330,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.shards.resize(num_shards);
   using Entry = std::pair<std::string, uint64_t>;  // short keys stay in the SSO buffer
   std::vector<const CountingTable*> locals;
-  for (const CountingTable& m : local) locals.push_back(&m);
+  for (const Worker& worker : workers) locals.push_back(&worker.table);
   std::vector<std::vector<std::vector<Entry>>> lists(locals.size(),
                                                      std::vector<std::vector<Entry>>(num_shards));
   tbb::parallel_for(size_t{0}, locals.size(), [&](size_t t) {

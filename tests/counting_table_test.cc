@@ -96,6 +96,32 @@ TEST(CountingTableTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatches
   EXPECT_EQ(Contents(counter), expected);
 }
 
+// A worker keeps one cache of recent pre-tokens across many short texts (JSON Lines documents),
+// and its table has every count once the cache is gone, including across the switch to batches.
+TEST(CountingTableTest, OneCacheAcrossManyTextsLosesNoCount) {
+  std::mt19937_64 rng(17);
+  const SpecialTokens specials({"<|endoftext|>"});
+  const std::unique_ptr<PreTokenizer> pretokenizer = MakePreTokenizer(Pattern::kGpt2);
+  CountingTable counter;
+  PreTokenCounts plain;
+  uint64_t seen = 0, expected_seen = 0;
+  {
+    CountingTable::RecentCache recent(counter);
+    for (int doc = 0; doc < 3000; ++doc) {
+      std::string text;
+      for (int i = 0; i < 200; ++i) {
+        text += i % 5 == 0 ? " the" : " w" + std::to_string(rng() % (doc < 1000 ? 300 : 400000));
+      }
+      seen += CountPreTokens(text, specials, *pretokenizer, &recent);
+      expected_seen += CountPreTokens(text, specials, *pretokenizer, &plain);
+    }
+  }
+  EXPECT_EQ(seen, expected_seen);
+  EXPECT_TRUE(counter.PrefersBatches());
+  std::map<std::string, uint64_t> expected(plain.begin(), plain.end());
+  EXPECT_EQ(Contents(counter), expected);
+}
+
 // A token with 16 readable bytes after its start is packed by loads and masks, one near the
 // end of its text byte by byte: both must give the same key, whatever bytes follow it. The
 // cache of recent pre-tokens (which packs that way) holds some counts until it goes out of

@@ -120,6 +120,7 @@ class CountingTable {
         if (slots_[i].count != 0) table_.short_[slots_[i].key] += slots_[i].count;
       }
     }
+    CountingTable& table() { return table_; }
     void Add(absl::string_view token, const char* readable_end) {
       if (token.size() > kMaxShort) {
         table_.long_[token] += 1;

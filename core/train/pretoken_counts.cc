@@ -22,23 +22,25 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
 
 // The packed counter takes its pre-tokens one by one while its table is small and in batches
 // (views into `text`, which outlives them) once it prefers them; the choice is made per piece.
-// One by one, a text of a chunk's size goes through a cache of recent pre-tokens; a short
-// one (a JSON Lines document, counted on its own) would not repay the cache's setup.
+// One by one, they go through `recent`, a cache of recent pre-tokens, if there is one; else a
+// text of a chunk's size makes its own, while a short one (a JSON Lines document counted on
+// its own) would not repay the cache's setup.
 constexpr size_t kCacheFromBytes = 256 << 10;
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
-               const PreTokenizer& pretokenizer, CountingTable& counts) {
+               const PreTokenizer& pretokenizer, CountingTable& counts,
+               CountingTable::RecentCache* recent) {
   uint64_t seen = 0;
   absl::string_view batch[CountingTable::kBatch];
   const char* const end = text.data() + text.size();  // every token lies in text
-  std::optional<CountingTable::RecentCache> cache;
-  if (text.size() >= kCacheFromBytes) cache.emplace(counts);
+  std::optional<CountingTable::RecentCache> own;
+  if (recent == nullptr && text.size() >= kCacheFromBytes) recent = &own.emplace(counts);
   specials.Split(
       text,
       [&](absl::string_view piece) {
         if (!counts.PrefersBatches()) {
           pretokenizer.Split(piece, [&](absl::string_view token) {
-            if (cache) {
-              cache->Add(token, end);
+            if (recent != nullptr) {
+              recent->Add(token, end);
             } else {
               counts.Add(token, end);
             }
@@ -71,7 +73,12 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, CountingTable* counts) {
-  return Count(text, specials, pretokenizer, *counts);
+  return Count(text, specials, pretokenizer, *counts, nullptr);
+}
+
+uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
+                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent) {
+  return Count(text, specials, pretokenizer, recent->table(), recent);
 }
 
 uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
