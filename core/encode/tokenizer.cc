@@ -51,7 +51,7 @@ void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids
   if (short_ == nullptr) short_ = std::make_unique<ShortSlot[]>(size_t{1} << kShortBits);
   ShortSlot& slot = short_[ShortKeySlot(key, kShortBits)];
   slot.key = key;
-  std::copy(ids.begin(), ids.end(), slot.ids);
+  for (size_t i = 0; i < ids.size(); ++i) slot.ids[i] = ids[i];
   slot.size = static_cast<uint32_t>(ids.size());
 }
 

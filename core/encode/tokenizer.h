@@ -54,7 +54,9 @@ class EncodeCache {
     if (short_ == nullptr) return false;
     const ShortSlot& slot = short_[ShortKeySlot(key, kShortBits)];
     if (slot.size == 0 || !(slot.key == key)) return false;
-    out->insert(out->end(), slot.ids, slot.ids + slot.size);
+    // One to three ids: push_back each, where insert() would call memmove (9% of encoding
+    // English text went there).
+    for (uint32_t i = 0; i < slot.size; ++i) out->push_back(slot.ids[i]);
     return true;
   }
   void InsertShort(const ShortKey& key, absl::Span<const TokenId> ids);
