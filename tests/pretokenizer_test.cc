@@ -254,10 +254,10 @@ TEST(CustomPatternTest, CommentsAreDroppedAsPythonDrops) {
   absl::StatusOr<std::unique_ptr<PreTokenizer>> quantified = MakeCustomPreTokenizer("a(?#c)+");
   ASSERT_TRUE(quantified.ok()) << quantified.status();
   EXPECT_EQ(Split(**quantified, "aaab"), (Pieces{"aaa", "b"}));
-  // Inside a class, "(?#" is three characters.
-  absl::StatusOr<std::unique_ptr<PreTokenizer>> in_class = MakeCustomPreTokenizer("[(?#]+");
-  ASSERT_TRUE(in_class.ok()) << in_class.status();
-  EXPECT_EQ(Split(**in_class, "x(?#)"), (Pieces{"x", "(?#", ")"}));
+  // Escaped, the three characters are text.
+  absl::StatusOr<std::unique_ptr<PreTokenizer>> escaped = MakeCustomPreTokenizer("a++\\(\\?#x");
+  ASSERT_TRUE(escaped.ok()) << escaped.status();
+  EXPECT_EQ(Split(**escaped, "aa(?#x"), (Pieces{"aa(?#x"}));
 }
 
 TEST(CustomPatternTest, BadRegexesAreNamed) {
@@ -269,7 +269,12 @@ TEST(CustomPatternTest, BadRegexesAreNamed) {
        {Bad{"", "empty"}, Bad{"(ab", "does not compile"}, Bad{"\\p{L", "must be written"},
         Bad{"[\\P{L}]", "not supported"}, Bad{"[\\S]", "not supported"},
         Bad{"\\p{Han}", "does not compile"}, Bad{"[ab", "not closed"},
-        Bad{"a(?#x", "comment \"(?#\" at offset 1 is not closed"}}) {
+        Bad{"a(?#x", "comment \"(?#\" at offset 1 is not closed"},
+        // Where Boost may see a comment this code does not: a class that "\c" ends early in
+        // Boost's reading (found by fuzzing), "(?#" inside a class, after a backslash, in \p{}.
+        Bad{"[^\\c\\]a++(?#x)b]", "\"(?#\" at offset 9 is not supported inside [...]"},
+        Bad{"[(?#]", "at offset 1 is not supported"}, Bad{"\\(?#x)", "at offset 1 is not"},
+        Bad{"\\p{(?#}", "at offset 3 is not supported"}}) {
     absl::StatusOr<std::unique_ptr<PreTokenizer>> made = MakeCustomPreTokenizer(b.regex);
     ASSERT_FALSE(made.ok()) << b.regex;
     EXPECT_NE(made.status().message().find(b.needle), absl::string_view::npos)
