@@ -106,10 +106,10 @@ class CountingTable {
 
  public:
   // A direct-mapped cache of recent short pre-tokens in front of the table while it is small,
-  // for one chunk's pre-tokens (packed as Add(token, readable_end) does). A hit costs a
-  // multiply and two compares instead of the table's hashing and probing: on TinyStories-like
-  // text, where a few thousand words are most of the text, counting takes 0.79 of the time
-  // (bench/RESULTS.md). It flushes into the table when it goes out of scope.
+  // for a chunk or for all of a worker's texts (packed as Add(token, readable_end) does). A hit
+  // costs a multiply and two compares instead of the table's hashing and probing: on
+  // TinyStories-like text, where a few thousand words are most of the text, counting takes 0.79
+  // of the time (bench/RESULTS.md). It flushes into the table when it goes out of scope.
   class RecentCache {
    public:
     explicit RecentCache(CountingTable& table) : table_(table), slots_(new Slot[kSlots]()) {}
