@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/internal/utf8.h"
+#include "core/pretokenize/inline_split.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -232,8 +233,8 @@ void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
 void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
                                std::vector<TokenId>* out) const {
   const char* const end = text.data() + text.size();
-  pretokenizer_->Split(text,
-                       [&](absl::string_view piece) { EncodePreToken(piece, end, cache, out); });
+  ForEachPreToken(*pretokenizer_, text,
+                  [&](absl::string_view piece) { EncodePreToken(piece, end, cache, out); });
 }
 
 void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,

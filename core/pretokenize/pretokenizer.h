@@ -23,6 +23,16 @@ class PreTokenizer {
   // (callers validate first); on invalid bytes the result is unspecified but memory-safe.
   virtual void Split(absl::string_view text,
                      absl::FunctionRef<void(absl::string_view)> sink) const = 0;
+
+  // Whether this is GPT-2's block matcher, whose loop ForEachPreToken (inline_split.h) runs
+  // with the sink inlined.
+  bool is_gpt2_blocks() const { return gpt2_blocks_; }
+
+ protected:
+  void set_gpt2_blocks() { gpt2_blocks_ = true; }
+
+ private:
+  bool gpt2_blocks_ = false;
 };
 
 // The reference definition: Boost.Regex over ICU, slow but obviously right. Not for kCustom.

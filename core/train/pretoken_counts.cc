@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "core/pretokenize/inline_split.h"
+
 namespace bpeforge::internal {
 namespace {
 
@@ -11,7 +13,7 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
   specials.Split(
       text,
       [&](absl::string_view piece) {
-        pretokenizer.Split(piece, [&](absl::string_view token) {
+        ForEachPreToken(pretokenizer, piece, [&](absl::string_view token) {
           ++counts[token];
           ++seen;
         });
@@ -38,7 +40,7 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
       text,
       [&](absl::string_view piece) {
         if (!counts.PrefersBatches()) {
-          pretokenizer.Split(piece, [&](absl::string_view token) {
+          ForEachPreToken(pretokenizer, piece, [&](absl::string_view token) {
             if (recent != nullptr) {
               recent->Add(token, end);
             } else {
@@ -49,7 +51,7 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
           return;
         }
         size_t n = 0;
-        pretokenizer.Split(piece, [&](absl::string_view token) {
+        ForEachPreToken(pretokenizer, piece, [&](absl::string_view token) {
           batch[n++] = token;
           if (n == CountingTable::kBatch) {
             counts.AddBatch(batch, n, end);
@@ -87,7 +89,7 @@ uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
   specials.Split(
       text,
       [&](absl::string_view piece) {
-        pretokenizer.Split(piece, [&](absl::string_view) { ++seen; });
+        ForEachPreToken(pretokenizer, piece, [&](absl::string_view) { ++seen; });
       },
       [](size_t) {});
   return seen;
