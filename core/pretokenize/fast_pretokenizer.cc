@@ -3,8 +3,8 @@
 // returns the end of the pre-token that starts at `p`, trying the pattern's alternatives in
 // order; where a greedy quantifier could give characters back, the comment says why the
 // chosen end is the one backtracking would find first.
-#include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -183,7 +183,6 @@ inline const Byte* MatchContractionIgnoreCase(const Byte* p, const Byte* end) {
 
 // GPT-2: '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 const Byte* gpt2_internal::NextGpt2(const Byte* p, const Byte* end) {
-  using gpt2_internal::Gpt2ContractionLength;
   if (const int n = Gpt2ContractionLength(p, end)) return p + n;
   // The classes are disjoint, so " ?" takes the space exactly when the character after it
   // starts one of the three runs.
