@@ -225,27 +225,42 @@ TEST(LearnMergesTest, LongWordsThroughTheIndex) {
   }
 }
 
+// The pairs an occurrence's neighbour changes when (left, right) merges into `merged`: on the
+// left, (P, left) becomes (P, merged); on the right, (right, N) becomes (merged, N).
+auto PairChanges(std::map<PairKey, int>& changes, uint32_t left, uint32_t right, uint32_t merged) {
+  return [&changes, left, right, merged](Side side, uint32_t n) {
+    if (side == Side::kLeft) {
+      --changes[MakePair(n, left)];
+      ++changes[MakePair(n, merged)];
+    } else {
+      --changes[MakePair(right, n)];
+      ++changes[MakePair(merged, n)];
+    }
+  };
+}
+
 // The index on its own: merging rewrites the same symbols as a scan, and reports each pair
 // that appears or disappears.
 TEST(IndexedWordTest, MergesLeftToRightAndReportsChanges) {
   std::vector<uint32_t> s = {'a', 'a', 'a', 'b', 'a', 'b', 'a', 'a'};
   IndexedWord word(s.data(), static_cast<uint32_t>(s.size()));
   std::map<PairKey, int> changes;
-  auto record = [&](PairKey pair, int sign) { changes[pair] += sign; };
-  word.Merge(s.data(), 'a', 'a', 'X', record);  // X a b a b X
+  word.Merge(s.data(), 'a', 'a', 'X', PairChanges(changes, 'a', 'a', 'X'));  // X a b a b X
   EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'a', 'b', 'a', 'b', 'X'}));
   EXPECT_EQ(changes[MakePair('X', 'a')], 1);
   EXPECT_EQ(changes[MakePair('b', 'X')], 1);
   EXPECT_EQ(changes[MakePair('b', 'a')], -1);  // the last "b a" became "b X"
   changes.clear();
-  word.Merge(s.data(), 'a', 'b', 'Y', record);  // X Y Y X
+  word.Merge(s.data(), 'a', 'b', 'Y', PairChanges(changes, 'a', 'b', 'Y'));  // X Y Y X
   EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'Y', 'Y', 'X'}));
   EXPECT_EQ(changes[MakePair('Y', 'Y')], 1);
   EXPECT_EQ(changes[MakePair('Y', 'X')], 1);
   EXPECT_EQ(changes[MakePair('X', 'Y')], 1);
   EXPECT_EQ(changes[MakePair('b', 'a')], -1);
-  word.Merge(s.data(), 'Y', 'Y', 'Z', record);  // X Z X
-  word.Merge(s.data(), 'q', 'q', 'W', record);  // absent: nothing
+  word.Merge(s.data(), 'Y', 'Y', 'Z', PairChanges(changes, 'Y', 'Y', 'Z'));  // X Z X
+  changes.clear();
+  word.Merge(s.data(), 'q', 'q', 'W', PairChanges(changes, 'q', 'q', 'W'));  // absent: nothing
+  EXPECT_TRUE(changes.empty());
   EXPECT_EQ(word.Symbols(s.data()), (std::vector<uint32_t>{'X', 'Z', 'X'}));
 }
 
@@ -279,7 +294,7 @@ TEST(IndexedWordTest, MatchesAPlainRewriteUntilOneSymbolIsLeft) {
       plain = next;
       std::map<PairKey, int> reported;
       word.Merge(s.data(), PairLeft(best), PairRight(best), merged,
-                 [&](PairKey pair, int sign) { reported[pair] += sign; });
+                 PairChanges(reported, PairLeft(best), PairRight(best), merged));
       ASSERT_EQ(word.Symbols(s.data()), plain) << "round " << round << ", token " << merged;
       std::map<PairKey, int> want = pair_counts(plain);
       for (const auto& [pair, n] : before) want[pair] -= n;

@@ -47,7 +47,7 @@ IndexedWord::IndexedWord(const uint32_t* symbols, uint32_t length)
 }
 
 void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t merged,
-                        absl::FunctionRef<void(PairKey, int)> change) {
+                        absl::FunctionRef<void(Side, uint32_t)> neighbour) {
   const PairKey pair = MakePair(left, right);
   auto it = starts_.find(pair);
   if (it == starts_.end()) return;
@@ -87,14 +87,12 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
     if (q == kNone || s[q] != right) continue;
     const uint32_t before = Prev(s, p), after = Next(s, q);
     if (before != kNone) {
-      change(MakePair(s[before], left), -1);
-      change(MakePair(s[before], merged), +1);
+      neighbour(Side::kLeft, s[before]);
       // If `before` was merged too, the pair starting there was counted by that merge.
       if (s[before] != merged) add(by.ending, by.ending_touched, s[before]);
     }
     if (after != kNone) {
-      change(MakePair(right, s[after]), -1);
-      change(MakePair(merged, s[after]), +1);
+      neighbour(Side::kRight, s[after]);
       // The pair starting at p is (merged, merged) once the merge reaches `after`, which it
       // will exactly when `after` starts the pair too (nothing left of it changes by then).
       const uint32_t next = s[after] == left ? Next(s, after) : kNone;

@@ -12,7 +12,7 @@
 //
 //   IndexedWord word(symbols, length);              // symbols: the word table's run
 //   word.Merge(symbols, left, right, merged,
-//              [&](PairKey pair, int sign) { ... });  // the same changes MergeWord reports
+//              [&](Side side, uint32_t neighbour) { ... });  // as the scanning rewrite
 //
 // Memory: all lists share one pool of 4-byte positions, filled a merge's new lists at a time
 // (each list is made by one merge, which counts it as it goes) and compacted in place when half of
@@ -38,16 +38,21 @@ namespace bpeforge::internal {
 // Words at least this long are indexed. Below it a scan is as cheap as the index's lookups.
 inline constexpr size_t kIndexedWordLength = 4096;
 
+// Which side of a merged occurrence a neighbour stands on. Merging (a, b) into t where P is on
+// the left turns a (P, a) into a (P, t); where N is on the right, a (b, N) into a (t, N).
+enum class Side { kLeft, kRight };
+
 class IndexedWord {
  public:
   // Indexes the pairs of symbols[0..length).
   IndexedWord(const uint32_t* symbols, uint32_t length);
 
   // Rewrites every `left right` (left to right, non-overlapping) as `merged`, in place in
-  // `symbols` (positions merged away are marked as gone). Reports each pair that gains (+1)
-  // or loses (-1) an occurrence, in the same order as the scanning rewrite.
+  // `symbols` (positions merged away are marked as gone). Reports the neighbours of each
+  // occurrence as it merges it, left then right, in the same order as the scanning rewrite (a
+  // left neighbour may be `merged`, when the occurrence before it was merged just now).
   void Merge(uint32_t* symbols, uint32_t left, uint32_t right, uint32_t merged,
-             absl::FunctionRef<void(PairKey, int)> change);
+             absl::FunctionRef<void(Side, uint32_t)> neighbour);
 
   // The symbols left, in order (position 0 is never merged away: merges remove the right one).
   std::vector<uint32_t> Symbols(const uint32_t* symbols) const;
