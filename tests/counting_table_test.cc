@@ -186,5 +186,20 @@ TEST(CountingTableTest, MergeFromAddsCounts) {
   EXPECT_EQ(m["a very long pre-token of many bytes"], 1u);
 }
 
+TEST(CountingTableTest, MoveCommonIntoMovesOnlyWhatBothHold) {
+  const std::string long_token = "a very long pre-token of many bytes";
+  CountingTable a, b;
+  a.Add("the", 2);
+  a.Add(long_token, 1);
+  a.Add("only in a", 7);
+  b.Add("the", 3);
+  b.Add(long_token, 4);
+  b.Add("only in b", 5);
+  a.MoveCommonInto(b);
+  EXPECT_EQ(Contents(a), (std::map<std::string, uint64_t>{{"only in a", 7}}));
+  EXPECT_EQ(Contents(b),
+            (std::map<std::string, uint64_t>{{"the", 5}, {long_token, 5}, {"only in b", 5}}));
+}
+
 }  // namespace
 }  // namespace bpeforge::internal

@@ -80,6 +80,9 @@ class CountingTable {
 
   // Adds every count of `other` to this one.
   void MergeFrom(const CountingTable& other);
+  // Adds the counts of the pre-tokens `other` holds too into `other`, and removes them from
+  // this table, which keeps only those `other` lacks. `other` never grows (nor rehashes).
+  void MoveCommonInto(CountingTable& other);
 
  private:
   static constexpr size_t kMaxShort = kMaxShortKey;
