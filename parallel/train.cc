@@ -18,6 +18,16 @@ double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// The thread pool, lent to core code as `threads` workers.
+Parallelism LentParallelism(int threads) {
+  Parallelism parallelism;
+  parallelism.workers = static_cast<size_t>(threads);
+  parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+    tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
+  };
+  return parallelism;
+}
+
 // Learns merges from `words` (consumed), made from counts of `distinct` pre-tokens;
 // the merge time counts from `start`.
 absl::StatusOr<TrainResult> LearnFromWords(WordTable words, uint64_t distinct,
@@ -33,12 +43,8 @@ absl::StatusOr<TrainResult> LearnFromWords(WordTable words, uint64_t distinct,
       options.progress(absl::StrCat("merging: ", done, " merges (vocab goal ", goal, ")"));
     };
   }
-  Parallelism parallelism;
-  parallelism.workers = static_cast<size_t>(threads);
+  Parallelism parallelism = LentParallelism(threads);
   parallelism.min_split_words = options.min_split_words;
-  parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
-    tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
-  };
   absl::StatusOr<TrainedVocab> trained = TrainFromWords(
       std::move(words), options.trainer, merge_progress, parallelism, options.cancel);
   if (!trained.ok()) return trained.status();
@@ -117,7 +123,8 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options) {
 
   const auto merge_start = std::chrono::steady_clock::now();
   uint64_t distinct = 0;
-  absl::StatusOr<WordTable> words = MakeWordTable(counts->tables, &distinct);
+  absl::StatusOr<WordTable> words =
+      MakeWordTable(counts->tables, &distinct, LentParallelism(ThreadsToUse(options.threads)));
   if (!words.ok()) return words.status();
   absl::StatusOr<TrainResult> result =
       LearnFromWords(*std::move(words), distinct, options, merge_start);

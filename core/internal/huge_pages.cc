@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 
@@ -9,6 +10,8 @@ namespace bpeforge::internal {
 namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
+// Below this a block faults in within milliseconds; handing it to workers is not worth it.
+constexpr size_t kFaultInParallelFrom = size_t{32} << 20;
 
 size_t RoundUp(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
@@ -39,6 +42,19 @@ void FreeMaybeHuge(void* p, size_t bytes) noexcept {
     return;
   }
   munmap(p, RoundUp(bytes));
+}
+
+void FaultInParallel(void* p, size_t bytes, const Parallelism& parallelism) {
+  const size_t workers = parallelism.run ? parallelism.workers : 1;
+  if (workers < 2 || bytes < kFaultInParallelFrom) return;
+  volatile char* const base = static_cast<char*>(p);
+  const size_t blocks = (bytes + kHugePage - 1) / kHugePage;
+  parallelism.run(workers, [&](size_t part) {
+    const size_t begin = blocks * part / workers * kHugePage;
+    const size_t end = std::min(bytes, blocks * (part + 1) / workers * kHugePage);
+    // A write per 4 KiB: a huge page faults in whole at the first, small pages each at theirs.
+    for (size_t at = begin; at < end; at += 4096) base[at] = 0;
+  });
 }
 
 }  // namespace bpeforge::internal

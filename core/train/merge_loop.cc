@@ -247,12 +247,17 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
   {
     // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
     //    words hold it (the inverted index).
-    PairTable pairs = CountPairs(words, parallelism);
+    PairTable counted = CountPairs(words, parallelism);
     // The table starts with the byte pairs (thousands) and ends with about as many pairs as
     // there are words (web text: 3.5 million pairs at 32k merges for 4.2 million words). Sized
     // for that at once, it skips a rehash of every pair at each doubling, and the fresh pages
-    // each new array faults in (measured: 0.92 of the time, 0.90 of the peak memory).
-    pairs.reserve(std::max(pairs.size(), words.size()));
+    // each new array faults in (measured: 0.92 of the time, 0.90 of the peak memory). Its
+    // memory is faulted in by the workers (huge_pages.h).
+    PairTable pairs(0, PairTable::hasher(), PairTable::key_equal(),
+                    PairTable::allocator_type(&parallelism));
+    pairs.reserve(std::max(counted.size(), words.size()));
+    for (auto& [pair, info] : counted) pairs.try_emplace(pair, std::move(info));
+    PairTable().swap(counted);
     auto current_count = [&pairs](PairKey p) -> int64_t {
       auto it = pairs.find(p);
       return it == pairs.end() ? 0 : it->second.count;

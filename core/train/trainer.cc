@@ -27,7 +27,7 @@ namespace {
 // Copies every pre-token of two bytes or more (one byte holds no pair) that `for_each(fn)`
 // passes to fn(bytes, count) into a word table sized by a first pass.
 template <typename ForEach>
-absl::StatusOr<WordTable> CopyWords(const ForEach& for_each) {
+absl::StatusOr<WordTable> CopyWords(const ForEach& for_each, const Parallelism& parallelism) {
   size_t words = 0, bytes = 0, longest = 0;
   for_each([&](absl::string_view word, uint64_t) {
     words += word.size() > 1;
@@ -41,6 +41,7 @@ absl::StatusOr<WordTable> CopyWords(const ForEach& for_each) {
   }
   WordTable table;
   table.Reserve(words, bytes);
+  table.FaultIn(parallelism);
   bool fits = true;
   for_each([&](absl::string_view word, uint64_t n) {
     if (word.size() > 1) fits = fits && table.Add(word, n);
@@ -52,14 +53,17 @@ absl::StatusOr<WordTable> CopyWords(const ForEach& for_each) {
 }  // namespace
 
 absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts) {
-  return CopyWords([&](const auto& fn) {
-    for (const PreTokenCounts* c : counts) {
-      for (const auto& [word, n] : *c) fn(word, n);
-    }
-  });
+  return CopyWords(
+      [&](const auto& fn) {
+        for (const PreTokenCounts* c : counts) {
+          for (const auto& [word, n] : *c) fn(word, n);
+        }
+      },
+      Parallelism());
 }
 
-absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct) {
+absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct,
+                                        const Parallelism& parallelism) {
   *distinct = 0;
   if (tables.empty()) return WordTable();
 
@@ -77,9 +81,11 @@ absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint
   }
   const size_t used = std::min<size_t>(tables.size(), 2);
   for (size_t t = 0; t < used; ++t) *distinct += tables[t].size();
-  absl::StatusOr<WordTable> words = CopyWords([&](const auto& fn) {
-    for (size_t t = 0; t < used; ++t) tables[t].ForEach(fn);
-  });
+  absl::StatusOr<WordTable> words = CopyWords(
+      [&](const auto& fn) {
+        for (size_t t = 0; t < used; ++t) tables[t].ForEach(fn);
+      },
+      parallelism);
   tables.clear();
   return words;
 }

@@ -59,10 +59,11 @@ absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCou
 //   absl::StatusOr<TrainedVocab> trained = TrainFromWords(*std::move(words), config);
 // The words of `counts`: every pre-token of two bytes or more (one byte holds no pair).
 absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts);
-// The same from counting tables that may share pre-tokens (one per worker): they are added
-// into the largest, which the words are then copied from; `tables` is left empty. Sets
-// `*distinct` to the number of distinct pre-tokens.
-absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct);
+// The same from counting tables that may share pre-tokens (one per worker), each pre-token
+// once; `tables` is left empty. Sets `*distinct` to the number of distinct pre-tokens. With
+// `parallelism`, its workers fault in the word table's memory (huge_pages.h).
+absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct,
+                                        const Parallelism& parallelism = {});
 absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,
                                             const std::function<void(size_t)>& progress = nullptr,
                                             const Parallelism& parallelism = {},

@@ -14,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "core/internal/huge_pages.h"
+#include "core/internal/parallelism.h"
 
 namespace bpeforge::internal {
 
@@ -36,6 +37,10 @@ class WordTable {
   void Reserve(size_t words, size_t bytes) {
     ids_.reserve(words);
     arena_.reserve(words * kHeader + bytes);
+  }
+  // Has the reserved arena faulted in by the workers of `parallelism` (huge_pages.h).
+  void FaultIn(const Parallelism& parallelism) {
+    FaultInParallel(arena_.data(), arena_.capacity() * sizeof(uint32_t), parallelism);
   }
 
   // Every word, in the order added.
