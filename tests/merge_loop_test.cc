@@ -154,6 +154,27 @@ TEST(LearnMergesTest, TiesGoToTheGreaterPair) {
   EXPECT_EQ(NaiveMerges(words, 10), want);
 }
 
+// Words counted 0 times (a count file may hold them) hold pairs that count for nothing: the
+// merges are those of the other words, wherever they stand among them.
+TEST(LearnMergesTest, WordsCountedZeroTimesChangeNothing) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 50; ++round) {
+    std::map<std::string, uint64_t> distinct;
+    for (int i = 0; i < 30; ++i) {
+      std::string word(1 + rng() % 10, 'a');
+      for (char& c : word) c = static_cast<char>('a' + rng() % 3);
+      distinct.try_emplace(word, rng() % 4);
+    }
+    WordCounts all(distinct.begin(), distinct.end()), counted;
+    std::shuffle(all.begin(), all.end(), rng);
+    for (const auto& [word, count] : all) {
+      if (count > 0) counted.emplace_back(word, count);
+    }
+    WordTable table = TableOf(all);
+    ASSERT_EQ(LearnMerges(table, 40), NaiveMerges(counted, 40)) << "round " << round;
+  }
+}
+
 // Overlapping occurrences: in "aaa" the left pair merges, then what it made.
 TEST(LearnMergesTest, OverlappingPairsMergeFromTheLeft) {
   const WordCounts words = {{"aaa", 1}, {"aaaaa", 2}};

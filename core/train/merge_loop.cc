@@ -49,8 +49,8 @@ size_t Workers(const Parallelism& parallelism) {
 class MergeChanges {
  public:
   struct Moved {
-    int64_t count = 0;  // 0: not touched by this merge (every word counts at least 1)
-    WordList words;
+    int64_t count = 0;
+    WordList words;  // empty: not touched by this merge
   };
 
   // Makes room for neighbours below `symbols`; entries must be cleared (Clear).
@@ -63,7 +63,8 @@ class MergeChanges {
   }
   void Add(Side side, uint32_t neighbour, int64_t count, uint32_t word) {
     Moved& m = side == Side::kLeft ? left_[neighbour] : right_[neighbour];
-    if (m.count == 0) (side == Side::kLeft ? touched_left_ : touched_right_).push_back(neighbour);
+    if (m.words.empty())
+      (side == Side::kLeft ? touched_left_ : touched_right_).push_back(neighbour);
     m.count += count;
     if (m.words.empty() || m.words.back() != word) m.words.push_back(word);
   }
@@ -73,7 +74,7 @@ class MergeChanges {
       for (uint32_t n : part.touched(side)) {
         Moved& from = part.at(side, n);
         Moved& to = at(side, n);
-        if (to.count == 0) mutable_touched(side).push_back(n);
+        if (to.words.empty()) mutable_touched(side).push_back(n);
         to.count += from.count;
         to.words.insert(to.words.end(), from.words.begin(), from.words.end());
         from.count = 0;
@@ -287,8 +288,8 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
       const uint32_t left = PairLeft(*best), right = PairRight(*best);
       const uint32_t token = tokens.Add(left, right);
 
-      // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbouring pairs
-      //     it removes and the new ones it makes.
+      // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbours of the
+      //     occurrences it merges.
       auto node = pairs.extract(*best);
       MergeChanges& changes = rewriter.Merge(node.mapped().words, left, right, token);
 
@@ -312,6 +313,7 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
       for (const Side side : {Side::kLeft, Side::kRight}) {
         for (uint32_t n : changes.touched(side)) {
           MergeChanges::Moved& moved = changes.at(side, n);
+          if (moved.count == 0) continue;  // only words counted 0 times: no pair
           const PairKey pair = gained(side, n);
           PairInfo& info = pairs[pair];
           info.count += moved.count;
