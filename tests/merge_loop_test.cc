@@ -175,6 +175,37 @@ TEST(LearnMergesTest, WordsCountedZeroTimesChangeNothing) {
   }
 }
 
+// Pairs made with few occurrences are not kept while the most frequent pair has many; once it
+// has few, all are counted again from the words, the long ones read through their index.
+// Counts here run from hundreds down to 1, so that happens partway, with and without an
+// index and with a merge's words split into parts.
+TEST(LearnMergesTest, PairsLeftOutAreCountedOnceTheyMightMerge) {
+  std::mt19937_64 rng(8);
+  Parallelism split;
+  split.workers = 3;
+  split.min_split_words = 1;
+  split.run = [](size_t n, const std::function<void(size_t)>& task) {
+    for (size_t i = 0; i < n; ++i) task(i);
+  };
+  for (int round = 0; round < 12; ++round) {
+    std::map<std::string, uint64_t> distinct;
+    for (int i = 0; i < 60; ++i) {
+      std::string word(1 + rng() % (round % 3 == 0 ? 300 : 12), 'a');
+      for (char& c : word) c = static_cast<char>('a' + rng() % 4);
+      distinct.try_emplace(word, 1 + rng() % (i < 10 ? 200 : 6));
+    }
+    const WordCounts words(distinct.begin(), distinct.end());
+    const Merges want = NaiveMerges(words, 400);
+    for (const size_t min_indexed : {size_t{2}, kIndexedWordLength}) {
+      for (const Parallelism& parallelism : {Parallelism{}, split}) {
+        WordTable table = TableOf(words);
+        EXPECT_EQ(LearnMerges(table, 400, nullptr, parallelism, nullptr, {}, min_indexed), want)
+            << "round " << round << ", min_indexed " << min_indexed;
+      }
+    }
+  }
+}
+
 // Overlapping occurrences: in "aaa" the left pair merges, then what it made.
 TEST(LearnMergesTest, OverlappingPairsMergeFromTheLeft) {
   const WordCounts words = {{"aaa", 1}, {"aaaaa", 2}};

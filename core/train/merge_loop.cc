@@ -36,6 +36,13 @@ void AddPart(PairTable& total, const PairTable& part) {
   }
 }
 
+// Pairs made with fewer occurrences than this are not kept until the most frequent pair has
+// fewer (LearnMergeTree, step 2).
+constexpr int64_t kTrackedFrom = 16;
+// The pair table is sized for one pair kept per this many words (web text: 4.2 million words,
+// at most 1.08 million pairs kept, whether to 32k or 200k merges).
+constexpr size_t kWordsPerPair = 4;
+
 // How many parts work may be cut into: one without a task runner.
 size_t Workers(const Parallelism& parallelism) {
   return parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
@@ -194,6 +201,11 @@ class Rewriter {
         [&](Side side, uint32_t neighbour) { changes.Add(side, neighbour, f, w); });
   }
 
+ public:
+  // The indexed words, whose runs in the word table keep merged-away positions.
+  const IndexedWords& indexed() const { return indexed_; }
+
+ private:
   WordTable& words_;
   const Parallelism& parallelism_;
   const size_t workers_;
@@ -202,15 +214,25 @@ class Rewriter {
   std::vector<MergeChanges> changes_;  // one per part of a merge's words
 };
 
-// The pairs of words[ids[begin..end)).
-PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
+// The pairs of words[ids[begin..end)), the indexed ones (if any) read through their index.
+PairTable CountPairs(const WordTable& words, const IndexedWords* indexed, size_t begin,
+                     size_t end) {
   PairTable pairs;
   const std::vector<WordTable::WordId>& ids = words.ids();
+  std::vector<uint32_t> symbols;
   for (size_t k = begin; k < end; ++k) {
     const uint32_t w = ids[k];
     const uint32_t* s = words.symbols(w);
+    uint32_t n = words.length(w);
+    if (indexed != nullptr) {
+      if (auto it = indexed->find(w); it != indexed->end()) {
+        symbols = it->second.Symbols(s);
+        s = symbols.data();
+        n = static_cast<uint32_t>(symbols.size());
+      }
+    }
     const auto f = static_cast<int64_t>(words.count(w));
-    for (uint32_t i = 0; i + 1 < words.length(w); ++i) {
+    for (uint32_t i = 0; i + 1 < n; ++i) {
       PairInfo& p = pairs[MakePair(s[i], s[i + 1])];
       p.count += f;
       if (p.words.empty() || p.words.back() != w) p.words.push_back(w);
@@ -220,12 +242,13 @@ PairTable CountPairs(const WordTable& words, size_t begin, size_t end) {
 }
 
 // The pairs of all words, counted in parts at once.
-PairTable CountPairs(const WordTable& words, const Parallelism& parallelism) {
+PairTable CountPairs(const WordTable& words, const IndexedWords* indexed,
+                     const Parallelism& parallelism) {
   const size_t n = words.size(), workers = Workers(parallelism);
-  if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, 0, n);
+  if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, indexed, 0, n);
   std::vector<PairTable> parts(workers);
   parallelism.run(workers, [&](size_t part) {
-    parts[part] = CountPairs(words, n * part / workers, n * (part + 1) / workers);
+    parts[part] = CountPairs(words, indexed, n * part / workers, n * (part + 1) / workers);
   });
   for (size_t part = 1; part < workers; ++part) {
     AddPart(parts[0], parts[part]);
@@ -247,39 +270,53 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
   max_merges = std::min<size_t>(max_merges, IndexedWord::kGoneBit - 256);
   {
     // 2. Count every adjacent pair in every word, weighted by the word's count, and note which
-    //    words hold it (the inverted index).
-    PairTable counted = CountPairs(words, parallelism);
-    // The table starts with the byte pairs (thousands) and ends with about as many pairs as
-    // there are words (web text: 3.5 million pairs at 32k merges for 4.2 million words). Sized
-    // for that at once, it skips a rehash of every pair at each doubling, and the fresh pages
-    // each new array faults in (measured: 0.92 of the time, 0.90 of the peak memory). Its
-    // memory is faulted in by the workers (huge_pages.h).
-    PairTable pairs(0, PairTable::hasher(), PairTable::key_equal(),
-                    PairTable::allocator_type(&parallelism));
-    pairs.reserve(std::max(counted.size(), words.size()));
-    for (auto& [pair, info] : counted) pairs.try_emplace(pair, std::move(info));
-    PairTable().swap(counted);
-    auto current_count = [&pairs](PairKey p) -> int64_t {
-      auto it = pairs.find(p);
-      return it == pairs.end() ? 0 : it->second.count;
-    };
-
-    // 3. Queue the pairs by count. A pair that would make too long a token is counted like any
-    //    other but never queued, so it is passed over (Hugging Face's max_token_length).
+    //    words hold it (the inverted index). A pair's count never grows once it exists (a pair
+    //    that gains holds the new token, so it is new), so a pair made with fewer than
+    //    `tracked_from` occurrences cannot be merged while the most frequent pair has more: it
+    //    is left out, and its word list is never kept. On web text that is 78% of the pairs
+    //    merges make (at 200k merges the last merged pair still counts 76). Should the most
+    //    frequent pair fall below it, all pairs are counted again from the words and all kept.
+    int64_t tracked_from = kTrackedFrom;
+    // A pair that would make too long a token is counted like any other but never queued, so
+    // it is passed over (Hugging Face's max_token_length).
     auto may_merge = [&](PairKey p) {
       return rules.max_token_length == 0 ||
              tokens.length(PairLeft(p)) + tokens.length(PairRight(p)) <= rules.max_token_length;
     };
+    // Its memory is faulted in by the workers (huge_pages.h).
+    PairTable pairs(0, PairTable::hasher(), PairTable::key_equal(),
+                    PairTable::allocator_type(&parallelism));
     PairQueue queue(tokens);
-    for (const auto& [pair, info] : pairs) {
-      if (may_merge(pair)) queue.Push(pair, info.count);
-    }
+    // 3. Keep the pairs counted often enough, and queue them by count.
+    auto keep = [&](PairTable counted) {
+      pairs.clear();
+      queue.Clear();
+      // The table starts with the byte pairs (thousands) and grows with the pairs merges make.
+      // Sized for them at once, it skips a rehash of every pair at each doubling, and the
+      // fresh pages each new array faults in.
+      pairs.reserve(std::max(counted.size(), words.size() / kWordsPerPair));
+      for (auto& [pair, info] : counted) {
+        if (info.count < tracked_from) continue;
+        if (may_merge(pair)) queue.Push(pair, info.count);
+        pairs.try_emplace(pair, std::move(info));
+      }
+    };
+    keep(CountPairs(words, nullptr, parallelism));
+    auto current_count = [&pairs](PairKey p) -> int64_t {
+      auto it = pairs.find(p);
+      return it == pairs.end() ? 0 : it->second.count;
+    };
 
     // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
     Rewriter rewriter(words, parallelism, min_indexed_length);
     while (tokens.merges() < max_merges) {
       // 4a. The most frequent pair; ties go to the greater pair of byte strings.
       std::optional<PairKey> best = queue.PopMax(current_count);
+      if (tracked_from > 1 && (!best || current_count(*best) < tracked_from)) {
+        tracked_from = 1;
+        keep(CountPairs(words, &rewriter.indexed(), parallelism));
+        best = queue.PopMax(current_count);
+      }
       if (!best) break;
       // The most frequent pair is below the minimum, so every other is too.
       if (static_cast<uint64_t>(current_count(*best)) < rules.min_frequency) break;
@@ -313,7 +350,7 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
       for (const Side side : {Side::kLeft, Side::kRight}) {
         for (uint32_t n : changes.touched(side)) {
           MergeChanges::Moved& moved = changes.at(side, n);
-          if (moved.count == 0) continue;  // only words counted 0 times: no pair
+          if (moved.count < tracked_from) continue;  // too few to be kept
           const PairKey pair = gained(side, n);
           PairInfo& info = pairs[pair];
           info.count += moved.count;
@@ -326,7 +363,7 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
           const PairKey pair = lost(side, n);
           if (pair == *best) continue;  // merging (a, a): gone already
           auto it = pairs.find(pair);
-          if (it == pairs.end()) continue;  // not reached: the pair was counted in the word
+          if (it == pairs.end()) continue;  // a pair not kept
           it->second.count -= changes.at(side, n).count;
           if (it->second.count <= 0) pairs.erase(it);
         }

@@ -36,6 +36,12 @@ class PairQueue {
   // `tokens` gives the bytes of each symbol, for breaking ties.
   explicit PairQueue(const TokenTree& tokens) : tokens_(tokens) {}
 
+  void Clear() {
+    heap_.clear();
+    low_.clear();
+    floor_ = std::numeric_limits<int64_t>::max();
+  }
+
   void Push(PairKey pair, int64_t count) {
     if (count < floor_) {
       low_.push_back({count, pair});
