@@ -134,6 +134,18 @@ TEST(PairQueueTest, PopsTheMaximumWhenMostEntriesWaitBelowTheHeap) {
   EXPECT_GT(pops, 10000u);
 }
 
+// A merge's words cut into `parts`, run one after another: the split, not the threads, is
+// under test.
+Parallelism SplitOneAfterAnother(size_t parts) {
+  Parallelism split;
+  split.workers = parts;
+  split.min_split_words = 1;
+  split.run = [](size_t n, const std::function<void(size_t)>& task) {
+    for (size_t i = 0; i < n; ++i) task(i);
+  };
+  return split;
+}
+
 // CS336 assignment 1, section 2.4: {low: 5, lower: 2, widest: 3, newest: 6}.
 TEST(LearnMergesTest, TheHandoutsExample) {
   const WordCounts words = {{"low", 5}, {"lower", 2}, {"widest", 3}, {"newest", 6}};
@@ -181,12 +193,7 @@ TEST(LearnMergesTest, WordsCountedZeroTimesChangeNothing) {
 // index and with a merge's words split into parts.
 TEST(LearnMergesTest, PairsLeftOutAreCountedOnceTheyMightMerge) {
   std::mt19937_64 rng(8);
-  Parallelism split;
-  split.workers = 3;
-  split.min_split_words = 1;
-  split.run = [](size_t n, const std::function<void(size_t)>& task) {
-    for (size_t i = 0; i < n; ++i) task(i);
-  };
+  const Parallelism split = SplitOneAfterAnother(3);
   for (int round = 0; round < 12; ++round) {
     std::map<std::string, uint64_t> distinct;
     for (int i = 0; i < 60; ++i) {
@@ -230,12 +237,7 @@ TEST(LearnMergesTest, TrainerOptions) {
 // split into parts (run one after another here: the split, not the threads, is under test).
 TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
   std::mt19937_64 rng(5);
-  Parallelism split;
-  split.workers = 3;
-  split.min_split_words = 1;
-  split.run = [](size_t n, const std::function<void(size_t)>& task) {
-    for (size_t i = 0; i < n; ++i) task(i);
-  };
+  const Parallelism split = SplitOneAfterAnother(3);
   for (int round = 0; round < 40; ++round) {
     const std::string alphabet = round % 2 == 0 ? "ab" : "abcde";
     std::map<std::string, uint64_t> distinct;
