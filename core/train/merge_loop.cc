@@ -69,9 +69,8 @@ class MergeChanges {
     }
   }
   void Add(Side side, uint32_t neighbour, int64_t count, uint32_t word) {
-    Moved& m = side == Side::kLeft ? left_[neighbour] : right_[neighbour];
-    if (m.words.empty())
-      (side == Side::kLeft ? touched_left_ : touched_right_).push_back(neighbour);
+    Moved& m = at(side, neighbour);
+    if (m.words.empty()) mutable_touched(side).push_back(neighbour);
     m.count += count;
     if (m.words.empty() || m.words.back() != word) m.words.push_back(word);
   }
@@ -190,6 +189,9 @@ class Rewriter {
     return changes_[0];
   }
 
+  // The indexed words, whose runs in the word table keep merged-away positions.
+  const IndexedWords& indexed() const { return indexed_; }
+
  private:
   // An indexed word keeps its length (its positions) and is rewritten through its index.
   void MergeAnyWord(uint32_t w, uint32_t left, uint32_t right, uint32_t merged,
@@ -201,11 +203,6 @@ class Rewriter {
         [&](Side side, uint32_t neighbour) { changes.Add(side, neighbour, f, w); });
   }
 
- public:
-  // The indexed words, whose runs in the word table keep merged-away positions.
-  const IndexedWords& indexed() const { return indexed_; }
-
- private:
   WordTable& words_;
   const Parallelism& parallelism_;
   const size_t workers_;
