@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <thread>
 
@@ -152,6 +153,25 @@ INSTANTIATE_TEST_SUITE_P(PatternsAndLayouts, AgreementTest,
                                            Case{Pattern::kGpt2, IdLayout::kHf},
                                            Case{Pattern::kCl100k, IdLayout::kBytesFirst},
                                            Case{Pattern::kO200k, IdLayout::kHf}));
+
+// The merge inside a pre-token compares ranks, not ids. A vocabulary file may give its tokens
+// ids in any order, so the same tokens at shuffled ids, spread over three times as many (some
+// below 1,024, some above), must still encode as the naive encoder does.
+TEST(TokenizerTest, IdsOutOfMergeOrderEncodeByRank) {
+  const TrainedVocab t = TrainOn(TrainingText(), 700, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
+  std::vector<size_t> new_id(t.vocab.size() * 3);
+  std::iota(new_id.begin(), new_id.end(), 0);
+  std::shuffle(new_id.begin(), new_id.end(), std::mt19937_64(11));
+  Vocab spread(new_id.size());  // "": an id no token has
+  for (size_t id = 0; id < t.vocab.size(); ++id) spread[new_id[id]] = t.vocab[id];
+  absl::StatusOr<Tokenizer> tok = Tokenizer::CreateWithIds(spread, t.merges, {}, Pattern::kGpt2);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const NaiveEncoder naive(spread, t.merges, {}, Pattern::kGpt2);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    const std::string text = testing::RandomText(seed, {300, {}, true});
+    ASSERT_EQ(tok->Encode(text), naive.Encode(text)) << "seed " << seed;
+  }
+}
 
 // 256 bytes plus a few merges, so tests can name ids.
 Tokenizer SmallTokenizer(const std::vector<std::string>& specials) {

@@ -20,6 +20,10 @@ constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
 constexpr size_t kLongPiece = 64;
 // Only pre-tokens up to this size are cached, so the cache's memory stays bounded.
 constexpr size_t kMaxCachedPiece = 64;
+// The joins of tokens with ids below this are in a dense table (Tokenizer::dense_joins_).
+// Measured on web text, one thread: 512, 1,024 and 2,048 encode in 0.90, 0.91 and 0.88 of the
+// time, so the middle one (4 MB) it is.
+constexpr size_t kDenseJoinSide = 1024;
 // How far past the vocabulary a special token's given id may lie.
 constexpr size_t kMaxSpecialIdGap = 1024;
 
@@ -200,6 +204,19 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
       t.joins_.try_emplace(uint64_t{left->second.id} << 32 | right->second.id, entry);
     }
   }
+  t.rank_of_id_.assign(t.decoder_.size(), kNoRank);
+  for (const auto& [bytes, entry] : t.encoder_) t.rank_of_id_[entry.id] = entry.rank;
+  t.dense_side_ = static_cast<TokenId>(std::min<size_t>(t.decoder_.size(), kDenseJoinSide));
+  t.dense_joins_.assign(size_t{t.dense_side_} * t.dense_side_, 0);
+  for (const auto& [key, entry] : t.joins_) {
+    const auto left = static_cast<TokenId>(key >> 32), right = static_cast<TokenId>(key);
+    if (left < t.dense_side_ && right < t.dense_side_) {
+      t.dense_joins_[size_t{left} * t.dense_side_ + right] = entry.id + 1;
+    }
+  }
+  absl::erase_if(t.joins_, [&t](const auto& join) {  // the map keeps only the others
+    return (join.first >> 32) < t.dense_side_ && (join.first & 0xffffffff) < t.dense_side_;
+  });
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
       MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
   if (!pretokenizer.ok()) return pretokenizer.status();
