@@ -307,6 +307,34 @@ TEST(EncodeCacheTest, StaysBounded) {
   EXPECT_FALSE(cache.Find("k0", &out));
 }
 
+TEST(EncodeCacheTest, ShortFrontKeepsWhatItHoldsWhenItGrows) {
+  EncodeCache cache;
+  const ShortKey kept = PackShortKey("kept");
+  const std::vector<TokenId> kept_ids = {7, 8};
+  cache.InsertShort(kept, kept_ids);
+  // Misses on other keys, none in kept's slot before or after growing, until it has grown.
+  auto elsewhere = [&](const ShortKey& k) {
+    return ShortKeySlot(k, EncodeCache::kSmallShortBits) !=
+               ShortKeySlot(kept, EncodeCache::kSmallShortBits) &&
+           ShortKeySlot(k, EncodeCache::kLargeShortBits) !=
+               ShortKeySlot(kept, EncodeCache::kLargeShortBits);
+  };
+  std::vector<ShortKey> others;
+  for (uint32_t i = 0; others.size() < 2 * EncodeCache::kGrowAfterMisses; ++i) {
+    const ShortKey k = PackShortKey(absl::StrCat("w", i));
+    if (elsewhere(k)) others.push_back(k);
+  }
+  for (size_t i = 0; i < others.size(); ++i) {
+    cache.InsertShort(others[i], std::vector<TokenId>{TokenId(i)});
+  }
+  std::vector<TokenId> out;
+  ASSERT_TRUE(cache.FindShort(kept, &out));
+  EXPECT_EQ(out, kept_ids);
+  out.clear();  // the last key inserted, after growing
+  ASSERT_TRUE(cache.FindShort(others.back(), &out));
+  EXPECT_EQ(out, std::vector<TokenId>{TokenId(others.size() - 1)});
+}
+
 TEST(EncodeCacheTest, StandsAsideWhileFewLookupsHitThenTriesAgain) {
   EncodeCache cache;
   std::vector<TokenId> out;

@@ -52,14 +52,23 @@ class EncodeCache {
   // tokens: most pre-tokens of English) and then this cache's map.
   bool FindShort(const ShortKey& key, std::vector<TokenId>* out) const {
     if (short_ == nullptr) return false;
-    const ShortSlot& slot = short_[ShortKeySlot(key, kShortBits)];
+    const ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
     if (slot.size == 0 || !(slot.key == key)) return false;
     // One to three ids: push_back each, where insert() would call memmove (9% of encoding
     // English text went there).
     for (uint32_t i = 0; i < slot.size; ++i) out->push_back(slot.ids[i]);
     return true;
   }
+  // Keeps up to three ids of `key` (a miss of FindShort), in place of what its slot held.
   void InsertShort(const ShortKey& key, absl::Span<const TokenId> ids);
+
+  // The front starts at 4,096 slots of 32 bytes (128 KB, in L2) and grows to 65,536 (2 MB)
+  // once 16,384 pre-tokens have missed it, keeping what it holds: web text's pre-tokens hit 72%
+  // of the time at 65,536 slots against 50% at 4,096, and encode in 0.89 of the user time, but
+  // a short text (an API call on a few KB) would pay more for zeroing 2 MB than it saves
+  // (bench/RESULTS.md).
+  static constexpr int kSmallShortBits = 12, kLargeShortBits = 16;
+  static constexpr uint32_t kGrowAfterMisses = 1 << 14;
 
   static constexpr uint32_t kWindow = 1 << 13;      // lookups whose hit rate decides
   static constexpr uint32_t kStandAside = 1 << 17;  // lookups passed over when it is low
@@ -68,16 +77,14 @@ class EncodeCache {
   struct Slice {
     uint32_t begin, size;
   };
-  // 65,536 slots of 32 bytes (2 MB, beyond L2): web text's pre-tokens hit 72% of the time
-  // against 50% at 4,096 slots, and encode 0.89 of the user time; English hits either way,
-  // and its few thousand words touch as many lines in a larger table (bench/RESULTS.md).
-  static constexpr int kShortBits = 16;
   struct ShortSlot {
     ShortKey key;
     TokenId ids[3];
     uint32_t size;  // 0: empty
   };
   std::unique_ptr<ShortSlot[]> short_;  // made at the first insert
+  int short_bits_ = kSmallShortBits;
+  uint32_t short_misses_ = 0;
   size_t max_entries_;
   uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
   absl::flat_hash_map<std::string, Slice> index_;
