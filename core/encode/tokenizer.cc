@@ -56,18 +56,22 @@ void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids
   if (short_ == nullptr) {
     short_ = std::make_unique<ShortSlot[]>(size_t{1} << short_bits_);
   } else if (short_bits_ < kLargeShortBits && ++short_misses_ == kGrowAfterMisses) {
-    auto large = std::make_unique<ShortSlot[]>(size_t{1} << kLargeShortBits);
-    for (size_t i = 0; i < (size_t{1} << short_bits_); ++i) {
-      if (short_[i].size != 0) large[ShortKeySlot(short_[i].key, kLargeShortBits)] = short_[i];
-    }
-    short_ = std::move(large);
-    short_bits_ = kLargeShortBits;
+    GrowShort();
   }
   if (ids.size() > 3) return;
   ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
   slot.key = key;
   for (size_t i = 0; i < ids.size(); ++i) slot.ids[i] = ids[i];
   slot.size = static_cast<uint32_t>(ids.size());
+}
+
+void EncodeCache::GrowShort() {
+  auto large = std::make_unique<ShortSlot[]>(size_t{1} << kLargeShortBits);
+  for (size_t i = 0; i < (size_t{1} << short_bits_); ++i) {
+    if (short_[i].size != 0) large[ShortKeySlot(short_[i].key, kLargeShortBits)] = short_[i];
+  }
+  short_ = std::move(large);
+  short_bits_ = kLargeShortBits;
 }
 
 void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {

@@ -82,6 +82,9 @@ class EncodeCache {
     TokenId ids[3];
     uint32_t size;  // 0: empty
   };
+  // Moves the front's entries into one of kLargeShortBits.
+  void GrowShort();
+
   std::unique_ptr<ShortSlot[]> short_;  // made at the first insert
   int short_bits_ = kSmallShortBits;
   uint32_t short_misses_ = 0;
