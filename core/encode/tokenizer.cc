@@ -200,14 +200,19 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   // most frequent lookups without hashing.
   t.byte_ids_.resize(256);
   t.byte_pairs_.assign(256 * 256, kNotAToken);
+  t.rank_of_id_.assign(t.decoder_.size(), kNoRank);
   for (const auto& [bytes, entry] : t.encoder_) {
     const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
     if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
     if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
+    t.rank_of_id_[entry.id] = entry.rank;
   }
   // Only short pieces merge by id, so only tokens that fit in one need their cuts: a longer
   // token would cost its length squared in hashing (a one-letter file's vocabulary has tokens
-  // of megabytes).
+  // of megabytes). A pair of ids names one token (the bytes of both, joined), so each cut is
+  // written once, into the dense table or the map.
+  t.dense_side_ = static_cast<TokenId>(std::min<size_t>(t.decoder_.size(), kDenseJoinSide));
+  t.dense_joins_.assign(size_t{t.dense_side_} * t.dense_side_, 0);
   for (const auto& [bytes, entry] : t.encoder_) {
     if (bytes.size() > kLongPiece) continue;
     for (size_t cut = 1; cut < bytes.size(); ++cut) {
@@ -215,22 +220,14 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
       if (left == t.encoder_.end()) continue;
       auto right = t.encoder_.find(absl::string_view(bytes).substr(cut));
       if (right == t.encoder_.end()) continue;
-      t.joins_.try_emplace(uint64_t{left->second.id} << 32 | right->second.id, entry);
+      const TokenId l = left->second.id, r = right->second.id;
+      if (l < t.dense_side_ && r < t.dense_side_) {
+        t.dense_joins_[size_t{l} * t.dense_side_ + r] = entry.id + 1;
+      } else {
+        t.joins_.try_emplace(uint64_t{l} << 32 | r, entry);
+      }
     }
   }
-  t.rank_of_id_.assign(t.decoder_.size(), kNoRank);
-  for (const auto& [bytes, entry] : t.encoder_) t.rank_of_id_[entry.id] = entry.rank;
-  t.dense_side_ = static_cast<TokenId>(std::min<size_t>(t.decoder_.size(), kDenseJoinSide));
-  t.dense_joins_.assign(size_t{t.dense_side_} * t.dense_side_, 0);
-  for (const auto& [key, entry] : t.joins_) {
-    const auto left = static_cast<TokenId>(key >> 32), right = static_cast<TokenId>(key);
-    if (left < t.dense_side_ && right < t.dense_side_) {
-      t.dense_joins_[size_t{left} * t.dense_side_ + right] = entry.id + 1;
-    }
-  }
-  absl::erase_if(t.joins_, [&t](const auto& join) {  // the map keeps only the others
-    return (join.first >> 32) < t.dense_side_ && (join.first & 0xffffffff) < t.dense_side_;
-  });
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
       MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
   if (!pretokenizer.ok()) return pretokenizer.status();
