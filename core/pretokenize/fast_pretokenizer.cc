@@ -182,7 +182,7 @@ inline const Byte* MatchContractionIgnoreCase(const Byte* p, const Byte* end) {
 }  // namespace
 
 // GPT-2: '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-const Byte* gpt2_internal::NextGpt2(const Byte* p, const Byte* end) {
+const Byte* match_internal::NextGpt2(const Byte* p, const Byte* end) {
   if (const int n = Gpt2ContractionLength(p, end)) return p + n;
   // The classes are disjoint, so " ?" takes the space exactly when the character after it
   // starts one of the three runs.
@@ -204,7 +204,7 @@ namespace {
 // GPT-2's matcher; SplitGpt2 (inline_split.h) is its loop, which the hot consumers inline.
 class Gpt2PreTokenizer : public PreTokenizer {
  public:
-  Gpt2PreTokenizer() { set_gpt2_blocks(); }
+  Gpt2PreTokenizer() : PreTokenizer(BlockMatcher::kGpt2) {}
   void Split(absl::string_view text,
              absl::FunctionRef<void(absl::string_view)> sink) const override {
     SplitGpt2(text, sink);
@@ -228,9 +228,11 @@ const Byte* NextNumberOtherOrSpace(const Byte* p, const Byte* end, Char c, Byte 
   return MatchSpace(p, end, /*newline_alternative=*/true);
 }
 
+}  // namespace
+
 // cl100k: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //         ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-const Byte* NextCl100k(const Byte* p, const Byte* end) {
+const Byte* match_internal::NextCl100k(const Byte* p, const Byte* end) {
   if (const Byte* q = MatchContractionIgnoreCase(p, end)) return q;
   const Char c = CharAt(p, end);
   if (c.cls & u::kLetter) return SkipLetters(p + c.len, end);
@@ -239,6 +241,18 @@ const Byte* NextCl100k(const Byte* p, const Byte* end) {
   }
   return NextNumberOtherOrSpace(p, end, c, '\r');
 }
+
+namespace {
+
+// cl100k's matcher; SplitCl100k (inline_split.h) is its loop.
+class Cl100kPreTokenizer : public PreTokenizer {
+ public:
+  Cl100kPreTokenizer() : PreTokenizer(BlockMatcher::kCl100k) {}
+  void Split(absl::string_view text,
+             absl::FunctionRef<void(absl::string_view)> sink) const override {
+    SplitCl100k(text, sink);
+  }
+};
 
 // o200k's two word alternatives, tried in order:
 //   P? U* W+ C?  and  P? U+ W* C?
@@ -278,8 +292,10 @@ const Byte* MatchO200kWord(const Byte* p, const Byte* end, Char c) {
   return nullptr;
 }
 
+}  // namespace
+
 // o200k: P?U*W+C?|P?U+W*C?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
-const Byte* NextO200k(const Byte* p, const Byte* end) {
+const Byte* match_internal::NextO200k(const Byte* p, const Byte* end) {
   const Char c = CharAt(p, end);
   if (IsWordPrefix(c.cls) || (c.cls & (u::kUpperOrUncased | u::kLowerOrUncased))) {
     if (const Byte* q = MatchO200kWord(p, end, c)) return q;
@@ -287,18 +303,15 @@ const Byte* NextO200k(const Byte* p, const Byte* end) {
   return NextNumberOtherOrSpace(p, end, c, '/');
 }
 
-template <const Byte* (*Next)(const Byte*, const Byte*)>
-class FastPreTokenizer : public PreTokenizer {
+namespace {
+
+// o200k's matcher; SplitO200k (inline_split.h) is its loop.
+class O200kPreTokenizer : public PreTokenizer {
  public:
+  O200kPreTokenizer() : PreTokenizer(BlockMatcher::kO200k) {}
   void Split(absl::string_view text,
              absl::FunctionRef<void(absl::string_view)> sink) const override {
-    const auto* p = reinterpret_cast<const Byte*>(text.data());
-    const Byte* const end = p + text.size();
-    while (p < end) {
-      const Byte* q = Next(p, end);
-      sink(absl::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(q - p)));
-      p = q;
-    }
+    SplitO200k(text, sink);
   }
 };
 
@@ -309,9 +322,9 @@ std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern) {
     case Pattern::kGpt2:
       return std::make_unique<Gpt2PreTokenizer>();
     case Pattern::kCl100k:
-      return std::make_unique<FastPreTokenizer<NextCl100k>>();
+      return std::make_unique<Cl100kPreTokenizer>();
     case Pattern::kO200k:
-      return std::make_unique<FastPreTokenizer<NextO200k>>();
+      return std::make_unique<O200kPreTokenizer>();
     case Pattern::kCustom:
       break;  // MakeCustomPreTokenizer
   }

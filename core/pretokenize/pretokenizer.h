@@ -15,6 +15,9 @@
 
 namespace bpeforge::internal {
 
+// The built-in patterns whose matcher classifies 64 ASCII bytes at a time (block_starts.h).
+enum class BlockMatcher { kNone, kGpt2, kCl100k, kO200k };
+
 class PreTokenizer {
  public:
   virtual ~PreTokenizer() = default;
@@ -24,15 +27,16 @@ class PreTokenizer {
   virtual void Split(absl::string_view text,
                      absl::FunctionRef<void(absl::string_view)> sink) const = 0;
 
-  // Whether this is GPT-2's block matcher, whose loop ForEachPreToken (inline_split.h) runs
-  // with the sink inlined.
-  bool is_gpt2_blocks() const { return gpt2_blocks_; }
+  // The block matcher this is, if any: ForEachPreToken (inline_split.h) runs its loop with the
+  // sink inlined.
+  BlockMatcher block_matcher() const { return block_matcher_; }
 
  protected:
-  void set_gpt2_blocks() { gpt2_blocks_ = true; }
+  explicit PreTokenizer(BlockMatcher block_matcher = BlockMatcher::kNone)
+      : block_matcher_(block_matcher) {}
 
  private:
-  bool gpt2_blocks_ = false;
+  BlockMatcher block_matcher_;
 };
 
 // The reference definition: Boost.Regex over ICU, slow but obviously right. Not for kCustom.

@@ -16,10 +16,13 @@ namespace bpeforge::unicode {
 
 struct AsciiMasks {
   uint64_t letter;      // A-Z a-z
+  uint64_t upper;       // A-Z
   uint64_t digit;       // 0-9
   uint64_t space;       // \t \n \v \f \r and ' ' (the ASCII White_Space characters)
   uint64_t blank;       // ' '
+  uint64_t newline;     // \r \n
   uint64_t apostrophe;  // '
+  uint64_t slash;       // /
   uint64_t non_ascii;   // bytes >= 0x80; the other masks say nothing about these bytes
 };
 
@@ -46,7 +49,12 @@ inline AsciiMasks ClassifyAscii64(const uint8_t* p) {
     m.digit |= bits(BytesInRange(x, '0', '9'), i);
     m.space |= bits(_mm_or_si128(blank, BytesInRange(x, '\t', '\r')), i);
     m.blank |= bits(blank, i);
+    m.newline |= bits(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                                   _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+                      i);
     m.apostrophe |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')), i);
+    m.slash |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8('/')), i);
+    m.upper |= bits(BytesInRange(x, 'A', 'Z'), i);
     m.non_ascii |= bits(x, i);
   }
 #else
@@ -61,7 +69,10 @@ inline AsciiMasks ClassifyAscii64(const uint8_t* p) {
     if (cls & kNumber) m.digit |= bit;
     if (cls & kSpace) m.space |= bit;
     if (p[i] == ' ') m.blank |= bit;
+    if (cls & kNewline) m.newline |= bit;
     if (p[i] == '\'') m.apostrophe |= bit;
+    if (p[i] == '/') m.slash |= bit;
+    if (p[i] >= 'A' && p[i] <= 'Z') m.upper |= bit;
   }
 #endif
   return m;
