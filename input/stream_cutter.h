@@ -58,7 +58,9 @@ class StreamCutter {
   const size_t block_;
   const SpecialTokens* specials_;
   const bool letter_cuts_;
-  size_t slack_ = 1;  // how far back a cut's verdict may change as bytes arrive
+  // How far back a cut's verdict may change as bytes arrive: a special token, or the (up to
+  // 4-byte) character after a newline.
+  size_t slack_ = 4;
   std::string carry_;
   size_t checked_ = 0;  // carry_[1..checked_) holds no cut
   uint64_t offset_ = 0;

@@ -63,6 +63,32 @@ TEST(ChunkerTest, NeverCutsInsideASpecialToken) {
   EXPECT_TRUE(IsSafeCut(text, 2, specials));  // "xx| ab"
 }
 
+TEST(ChunkerTest, CutsOtherScriptsAfterWordsAndNewlines) {
+  const SpecialTokens none;
+  auto cuts = [&](absl::string_view text) {
+    std::vector<size_t> out;
+    for (size_t pos = 1; pos < text.size(); ++pos) {
+      if (IsSafeCut(text, pos, none)) out.push_back(pos);
+    }
+    return out;
+  };
+  // After a letter in any script, before ' ' or '\n'.
+  EXPECT_EQ(cuts("Привет мир"), (std::vector<size_t>{12}));
+  EXPECT_EQ(cuts("γειά\nσου"), (std::vector<size_t>{8, 9}));
+  // After a lone '\n', before what is neither white space nor '/'.
+  EXPECT_EQ(cuts("。\n日本。\n.x"), (std::vector<size_t>{4, 14}));
+  EXPECT_TRUE(cuts("。\n\n日").empty());  // "\n\n" splits otherwise at the end
+  EXPECT_TRUE(cuts("。 \n日").empty());
+  EXPECT_TRUE(cuts(".\n/x").empty());        // o200k's [\r\n/]* takes the '/'
+  EXPECT_TRUE(cuts(".\n\u3000x").empty());   // the white space goes on
+  EXPECT_TRUE(cuts("5\n\u0085x").empty());   // NEL is white space too
+  EXPECT_TRUE(cuts(".\n\xe6\x97").empty());  // a character cut off
+  EXPECT_TRUE(cuts("\xff\x80 x").empty());   // bytes that end no character
+  EXPECT_TRUE(cuts("\u0301 x").empty());     // a mark is not a letter
+  // Not for a custom pattern.
+  EXPECT_FALSE(IsSafeCut("мир мир", 6, none, /*letter_cuts=*/false));
+}
+
 TEST(ChunkerTest, TextWithoutCutsIsOneChunk) {
   const SpecialTokens none;
   EXPECT_EQ(FindChunkBounds("日本語日本語", none, 1), (std::vector<size_t>{0, 18}));

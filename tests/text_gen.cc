@@ -6,14 +6,14 @@ namespace bpeforge::internal::testing {
 
 std::string RandomText(uint64_t seed, const TextGenOptions& options) {
   static const std::vector<std::string> kAscii = {
-      "a",      "b",      "ab", "ba",  "aaaa", "the", "cat",   "hat",  "low", "lower",
-      "newest", "widest", " ",  "  ",  "   ",  "\n",  "\n\n",  "\r\n", "\t",  " \n ",
-      ".",      ",",      "!?", "'s",  "'ll",  "'re", "don't", "I'm",  "1",   "42",
-      "2024",   "3.14",   "--", "(x)", "A",    "AB",  "zz",    "<",    "|",   ">"};
+      "a",      "b",  "ab",  "ba",  "aaaa",  "the",  "cat",  "hat", "low",  "lower", "newest",
+      "widest", " ",  "  ",  "   ", "\n",    "\n\n", "\r\n", "\t",  " \n ", ".",     ",",
+      "!?",     "'s", "'ll", "'re", "don't", "I'm",  "1",    "42",  "2024", "3.14",  "--",
+      "(x)",    "A",  "AB",  "zz",  "<",     "|",    ">",    "/"};
   static const std::vector<std::string> kUnicode = {
-      "é",    "café",  "naïve",  "Ünïcödé", "日本語",      "中文", "Привет", "мир",
-      "γειά", "مرحبا", "नमस्ते",   "🙂",    "👩‍💻", "½",    "²",      "٣",
-      "１２", " ",     "\u2028", "ſ",       "K",           "\x1c", "\u0085"};
+      "é",      "café", "naïve", "Ünïcödé",     "日本語", "中文",   "Привет", "мир",  "γειά",
+      "مرحبا",  "नमस्ते", "🙂",  "👩‍💻", "½",      "²",      "٣",      "１２", " ",
+      "\u2028", "ſ",    "K",     "\x1c",        "\u0085", "\u3000", "\u0301"};
   std::mt19937_64 rng(seed);
   auto pick = [&](const std::vector<std::string>& v) -> const std::string& {
     return v[rng() % v.size()];

@@ -26,9 +26,11 @@ StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t max_pending, siz
 
 void StreamEncoder::Push(absl::string_view piece, std::vector<TokenId>* out) {
   pending_.append(piece.data(), piece.size());
-  // A position's verdict can only change while a special token starting there is incomplete,
-  // so only the last max_special_ positions already scanned are looked at again.
-  size_t pos = std::max<size_t>(1, scanned_ > max_special_ ? scanned_ - max_special_ : 0);
+  // A position's verdict can only change while a special token or the character starting
+  // there is incomplete, so only the last positions already scanned that such can span are
+  // looked at again.
+  const size_t lookback = std::max<size_t>(max_special_, 4);
+  size_t pos = std::max<size_t>(1, scanned_ > lookback ? scanned_ - lookback : 0);
   size_t cut = 0;
   const bool letter_cuts = CutsAfterLetters(tokenizer_.pattern());
   for (; pos < pending_.size(); ++pos) {

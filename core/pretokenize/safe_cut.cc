@@ -1,10 +1,42 @@
 #include "core/pretokenize/safe_cut.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "absl/strings/ascii.h"
+#include "core/internal/utf8.h"
+#include "core/pretokenize/unicode/char_class.h"
 
 namespace bpeforge::internal {
+namespace {
+
+namespace u = unicode;
+
+// The class of the character that ends right before `pos` (0 < pos), or -1 if the bytes
+// there do not end a well-formed one.
+int ClassEndingAt(absl::string_view text, size_t pos) {
+  const auto b = static_cast<unsigned char>(text[pos - 1]);
+  if (b < 0x80) return u::kAsciiClass[b];
+  size_t start = pos - 1;
+  while (start > 0 && pos - start < 4 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) {
+    --start;
+  }
+  char32_t cp;
+  if (DecodeUtf8(text.substr(start, pos - start), &cp) != pos - start) return -1;
+  return u::ClassOf(cp);
+}
+
+// The class of the character that starts at `pos` (< text.size()), or -1 if the bytes there
+// do not start a well-formed one (or it is cut off at the text's end).
+int ClassStartingAt(absl::string_view text, size_t pos) {
+  const auto b = static_cast<unsigned char>(text[pos]);
+  if (b < 0x80) return u::kAsciiClass[b];
+  char32_t cp;
+  if (DecodeUtf8(text.substr(pos), &cp) == 0) return -1;
+  return u::ClassOf(cp);
+}
+
+}  // namespace
 
 bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials,
                bool letter_cuts) {
@@ -12,7 +44,22 @@ bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials
   const auto before = static_cast<unsigned char>(text[pos - 1]);
   const auto after = static_cast<unsigned char>(text[pos]);
   if (specials.ContainsBigram(before, after)) return false;
-  if (letter_cuts && absl::ascii_isalpha(before) && (after == ' ' || after == '\n')) return true;
+  if (letter_cuts) {
+    if (after == ' ' || after == '\n') {
+      if (absl::ascii_isalpha(before)) return true;
+      if (before >= 0x80) {
+        const int cls = ClassEndingAt(text, pos);
+        if (cls >= 0 && (cls & u::kLetter) != 0) return true;
+      }
+    } else if (before == '\n' && after != '/' && pos >= 2) {
+      const int cls_before = ClassEndingAt(text, pos - 1);
+      const int cls_after = ClassStartingAt(text, pos);
+      if (cls_before >= 0 && (cls_before & u::kSpace) == 0 && cls_after >= 0 &&
+          (cls_after & u::kSpace) == 0) {
+        return true;
+      }
+    }
+  }
   SpecialTokens::Match m;
   return specials.MatchAt(text, pos, &m);
 }
