@@ -1,6 +1,12 @@
 // GPT-2 byte-to-unicode mapping, vocab.json / merges.txt round trips, UTF-8 helpers.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "absl/strings/escaping.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/manifest.h"
 #include "core/internal/byte_unicode.h"
@@ -98,6 +104,55 @@ TEST(Utf8Test, FindsABadByteAtEveryOffsetOfAsciiText) {
     std::string text = "\xC3\xA9" + std::string(137, 'x');
     text[at] = '\x80';
     EXPECT_EQ(FindInvalidUtf8(text), at) << "at " << at;
+  }
+}
+
+// Random bytes, mostly well-formed characters of every length, now and then a stray byte or
+// an ill-formed sequence (overlong, surrogate, above U+10FFFF): the first bad offset is where
+// decoding one character at a time stops. Each text lies in a buffer of its exact size, so
+// that an ASan build sees any read past its end.
+TEST(Utf8Test, FindsWhatDecodingOneCharacterAtATimeFinds) {
+  std::mt19937_64 rng(11);
+  const char* const kGood[] = {"a",
+                               "bcdefghijklmnopq",
+                               "\xC3\xA9",
+                               "\xD0\x96",
+                               "\xE6\x97\xA5",
+                               "\xEF\xBF\xBD",
+                               "\xF0\x9F\x99\x82",
+                               "\xF4\x8F\xBF\xBF"};
+  const char* const kBad[] = {"\x80",
+                              "\xBF",
+                              "\xC0\xAF",
+                              "\xC1",
+                              "\xC2",
+                              "\xE0\x9F\xBF",
+                              "\xED\xA0\x80",
+                              "\xF0\x8F\xBF\xBF",
+                              "\xF4\x90\x80\x80",
+                              "\xF5",
+                              "\xFF",
+                              "\xE6\x97",
+                              "\xF0\x9F\x99"};
+  for (int c = 0; c < 20000; ++c) {
+    std::string text;
+    const size_t n = 1 + rng() % 40;
+    for (size_t i = 0; i < n; ++i) {
+      text += rng() % 8 == 0 ? kBad[rng() % std::size(kBad)] : kGood[rng() % std::size(kGood)];
+    }
+    std::optional<size_t> expected;
+    for (size_t i = 0; i < text.size();) {
+      char32_t cp;
+      const size_t len = DecodeUtf8(absl::string_view(text).substr(i), &cp);
+      if (len == 0) {
+        expected = i;
+        break;
+      }
+      i += len;
+    }
+    const std::vector<char> exact(text.begin(), text.end());
+    ASSERT_EQ(FindInvalidUtf8(absl::string_view(exact.data(), exact.size())), expected)
+        << absl::CEscape(text);
   }
 }
 
