@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "simdjson.h"
+
 namespace bpeforge::internal {
 
 size_t DecodeUtf8(absl::string_view s, char32_t* cp) {
@@ -62,47 +64,16 @@ void AppendUtf8(char32_t cp, std::string* out) {
 }
 
 std::optional<size_t> FindInvalidUtf8(absl::string_view s) {
-  // The checks of DecodeUtf8, inlined: text in other scripts is mostly two- and three-byte
-  // characters, and a call per character cost about as much as pre-tokenizing them
-  // (bench/RESULTS.md). A table of what each lead byte asks, without a branch on the length,
-  // measured slower: each character's step then waits on the previous one's load.
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const size_t n = s.size();
-  auto continuation = [p](size_t i) { return (p[i] & 0xC0) == 0x80; };
-  size_t i = 0;
-  while (i < n) {
-    // ASCII, 16 bytes at a time.
-    while (i + 16 <= n) {
-      uint64_t w[2];
-      std::memcpy(w, p + i, 16);
-      if (((w[0] | w[1]) & 0x8080808080808080ULL) != 0) break;
-      i += 16;
-    }
-    if (i == n) break;
-    const uint8_t b0 = p[i];
-    if (b0 < 0x80) {
-      ++i;
-      continue;
-    }
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-      if (i + 1 >= n || !continuation(i + 1)) return i;
-      i += 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      const uint8_t lo = b0 == 0xE0 ? 0xA0 : 0x80;  // no overlong forms
-      const uint8_t hi = b0 == 0xED ? 0x9F : 0xBF;  // no surrogates
-      if (i + 2 >= n || p[i + 1] < lo || p[i + 1] > hi || !continuation(i + 2)) return i;
-      i += 3;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      const uint8_t lo = b0 == 0xF0 ? 0x90 : 0x80;  // no overlong forms
-      const uint8_t hi = b0 == 0xF4 ? 0x8F : 0xBF;  // nothing above U+10FFFF
-      if (i + 3 >= n || p[i + 1] < lo || p[i + 1] > hi || !continuation(i + 2) ||
-          !continuation(i + 3)) {
-        return i;
-      }
-      i += 4;
-    } else {
-      return i;
-    }
+  // simdjson's validator checks 32 or 64 bytes a step, with the kernel chosen at run time:
+  // on Cyrillic text, checking character by character took a third of pre-tokenizing it
+  // (bench/RESULTS.md). It only says whether the text is well-formed, so an ill-formed one
+  // is searched again for the offset to report.
+  if (simdjson::validate_utf8(s.data(), s.size())) return std::nullopt;
+  for (size_t i = 0; i < s.size();) {
+    char32_t cp;
+    const size_t len = DecodeUtf8(s.substr(i), &cp);
+    if (len == 0) return i;
+    i += len;
   }
   return std::nullopt;
 }
