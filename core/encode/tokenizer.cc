@@ -258,11 +258,22 @@ void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
       [&](size_t index) { out->push_back(special_ids_[index]); });
 }
 
+namespace {
+
+// EncodeOrdinary with the pre-tokenizer's loop `loop`: a function per loop (WithLoop).
+template <typename Loop>
+[[gnu::noinline]] void EncodeOrdinaryWith(Loop loop, const Tokenizer& tokenizer,
+                                          absl::string_view text, EncodeCache* cache,
+                                          std::vector<TokenId>* out) {
+  const char* const end = text.data() + text.size();
+  loop(text, [&](absl::string_view piece) { tokenizer.EncodePreToken(piece, end, cache, out); });
+}
+
+}  // namespace
+
 void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
                                std::vector<TokenId>* out) const {
-  const char* const end = text.data() + text.size();
-  ForEachPreToken(*pretokenizer_, text,
-                  [&](absl::string_view piece) { EncodePreToken(piece, end, cache, out); });
+  WithLoop(*pretokenizer_, [&](auto loop) { EncodeOrdinaryWith(loop, *this, text, cache, out); });
 }
 
 void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,

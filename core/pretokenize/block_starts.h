@@ -61,7 +61,8 @@ inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
 //     more, so does the run's last byte (\s+(?!\S) gives it back).
 // A contraction matters only where an apostrophe starts a pre-token: it then swallows the
 // letter run start after the apostrophe and ends one or two letters later.
-inline uint64_t Gpt2BlockStarts(const Byte* p, const Byte* end, int* last_non_ascii) {
+[[gnu::always_inline]] inline uint64_t Gpt2BlockStarts(const Byte* p, const Byte* end,
+                                                       int* last_non_ascii) {
   namespace u = unicode;
   const u::AsciiMasks m = u::ClassifyAscii64(p);
   const uint64_t decided = DecidedBeforeNonAscii(m, p, last_non_ascii);

@@ -76,24 +76,57 @@ void SplitO200k(absl::string_view text, Sink&& sink) {
   SplitInBlocks<match_internal::O200kBlockStarts, match_internal::NextO200k>(text, sink);
 }
 
+// The pre-tokenizer's loop, as a value of one of these types: loop(text, sink).
+struct Gpt2Loop {
+  template <typename Sink>
+  void operator()(absl::string_view text, Sink&& sink) const {
+    SplitGpt2(text, sink);
+  }
+};
+struct Cl100kLoop {
+  template <typename Sink>
+  void operator()(absl::string_view text, Sink&& sink) const {
+    SplitCl100k(text, sink);
+  }
+};
+struct O200kLoop {
+  template <typename Sink>
+  void operator()(absl::string_view text, Sink&& sink) const {
+    SplitO200k(text, sink);
+  }
+};
+struct SplitLoop {  // any other pre-tokenizer: its Split, a call per pre-token
+  const PreTokenizer* pretokenizer;
+  template <typename Sink>
+  void operator()(absl::string_view text, Sink&& sink) const {
+    pretokenizer->Split(text, sink);
+  }
+};
+
+// fn(loop) with the loop of `pretokenizer`. A hot consumer makes `fn` call a function template
+// of its own on the loop's type, kept out of line, so that each loop is compiled into its own
+// function: with all of them in one, GCC stopped inlining counting's sink into GPT-2's loop
+// (a call per pre-token, 7% of counting web text; bench/RESULTS.md).
+template <typename Fn>
+decltype(auto) WithLoop(const PreTokenizer& pretokenizer, Fn&& fn) {
+  switch (pretokenizer.block_matcher()) {
+    case BlockMatcher::kGpt2:
+      return fn(Gpt2Loop{});
+    case BlockMatcher::kCl100k:
+      return fn(Cl100kLoop{});
+    case BlockMatcher::kO200k:
+      return fn(O200kLoop{});
+    case BlockMatcher::kNone:
+      break;
+  }
+  return fn(SplitLoop{&pretokenizer});
+}
+
 // pretokenizer.Split(text, sink), with `sink` inlined where the pre-tokenizer is a block
 // matcher.
 template <typename Sink>
 void ForEachPreToken(const PreTokenizer& pretokenizer, absl::string_view text, Sink&& sink) {
-  switch (pretokenizer.block_matcher()) {
-    case BlockMatcher::kGpt2:
-      SplitGpt2(text, sink);
-      return;
-    case BlockMatcher::kCl100k:
-      SplitCl100k(text, sink);
-      return;
-    case BlockMatcher::kO200k:
-      SplitO200k(text, sink);
-      return;
-    case BlockMatcher::kNone:
-      break;
-  }
-  pretokenizer.Split(text, sink);
+  WithLoop(pretokenizer, [&](auto loop) { loop(text, sink); });
 }
 
 }  // namespace bpeforge::internal

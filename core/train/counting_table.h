@@ -124,7 +124,9 @@ class CountingTable {
       }
     }
     CountingTable& table() { return table_; }
-    void Add(absl::string_view token, const char* readable_end) {
+    // Inlined into each pre-tokenizer's loop (a call per pre-token measured slower; GCC
+    // stopped inlining it once counting had a loop per built-in pattern).
+    [[gnu::always_inline]] void Add(absl::string_view token, const char* readable_end) {
       if (token.size() > kMaxShort) {
         table_.long_[token] += 1;
         return;

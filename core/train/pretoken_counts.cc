@@ -28,9 +28,10 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
 // text of a chunk's size makes its own, while a short one (a JSON Lines document counted on
 // its own) would not repay the cache's setup.
 constexpr size_t kCacheFromBytes = 256 << 10;
-uint64_t Count(absl::string_view text, const SpecialTokens& specials,
-               const PreTokenizer& pretokenizer, CountingTable& counts,
-               CountingTable::RecentCache* recent) {
+template <typename Loop>
+[[gnu::noinline]] uint64_t CountWith(Loop loop, absl::string_view text,
+                                     const SpecialTokens& specials, CountingTable& counts,
+                                     CountingTable::RecentCache* recent) {
   uint64_t seen = 0;
   absl::string_view batch[CountingTable::kBatch];
   const char* const end = text.data() + text.size();  // every token lies in text
@@ -40,7 +41,7 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
       text,
       [&](absl::string_view piece) {
         if (!counts.PrefersBatches()) {
-          ForEachPreToken(pretokenizer, piece, [&](absl::string_view token) {
+          loop(piece, [&](absl::string_view token) {
             if (recent != nullptr) {
               recent->Add(token, end);
             } else {
@@ -51,7 +52,7 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
           return;
         }
         size_t n = 0;
-        ForEachPreToken(pretokenizer, piece, [&](absl::string_view token) {
+        loop(piece, [&](absl::string_view token) {
           batch[n++] = token;
           if (n == CountingTable::kBatch) {
             counts.AddBatch(batch, n, end);
@@ -64,6 +65,13 @@ uint64_t Count(absl::string_view text, const SpecialTokens& specials,
       },
       [](size_t) {});
   return seen;
+}
+
+uint64_t Count(absl::string_view text, const SpecialTokens& specials,
+               const PreTokenizer& pretokenizer, CountingTable& counts,
+               CountingTable::RecentCache* recent) {
+  return WithLoop(pretokenizer,
+                  [&](auto loop) { return CountWith(loop, text, specials, counts, recent); });
 }
 
 }  // namespace
@@ -93,6 +101,13 @@ uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
       },
       [](size_t) {});
   return seen;
+}
+
+uint64_t Count(absl::string_view text, const SpecialTokens& specials,
+               const PreTokenizer& pretokenizer, CountingTable& counts,
+               CountingTable::RecentCache* recent) {
+  return WithLoop(pretokenizer,
+                  [&](auto loop) { return CountWith(loop, text, specials, counts, recent); });
 }
 
 }  // namespace bpeforge::internal
