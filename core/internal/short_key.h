@@ -64,10 +64,7 @@ inline ShortKey PackShortKey(absl::string_view s) {
 // PackShortKey's key, read with two loads and masks when the 16 bytes from s.data() are below
 // `readable_end`: no branch on the length, which varies from token to token and so would be
 // mispredicted often.
-// Always inlined: it is the first step of counting and encoding each pre-token, and GCC
-// otherwise stops inlining it once the consumers have a loop per built-in pattern.
-[[gnu::always_inline]] inline ShortKey PackShortKeyReadable(absl::string_view s,
-                                                            const char* readable_end) {
+inline ShortKey PackShortKeyReadable(absl::string_view s, const char* readable_end) {
   using short_key_internal::Load64;
   using short_key_internal::LowBytes;
   if (readable_end - s.data() < 16) return PackShortKey(s);

@@ -32,6 +32,11 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
   auto emit = [&sink](const Byte* from, const Byte* to) {
     sink(absl::string_view(reinterpret_cast<const char*>(from), static_cast<size_t>(to - from)));
   };
+  // The paths one pre-token at a time are cold on English: their copy of the sink is kept out
+  // of the loop's function, whose hot path measured 5% slower with it inlined there too.
+  auto emit_cold = [&emit](const Byte* from, const Byte* to) __attribute__((noinline)) {
+    emit(from, to);
+  };
   while (end - p > 64) {
     int last_non_ascii;
     uint64_t later = BlockStarts(p, end, &last_non_ascii) & ~uint64_t{1};
@@ -41,7 +46,7 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
       const Byte* const resume = p + std::max(last_non_ascii, 0);
       do {
         const Byte* q = Next(p, end);
-        emit(p, q);
+        emit_cold(p, q);
         p = q;
       } while (p <= resume && p < end);
       continue;
@@ -56,7 +61,7 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
   }
   while (p < end) {
     const Byte* q = Next(p, end);
-    emit(p, q);
+    emit_cold(p, q);
     p = q;
   }
 }
