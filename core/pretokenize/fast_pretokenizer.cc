@@ -192,38 +192,6 @@ inline const Byte* MatchContractionIgnoreCase(const Byte* p, const Byte* end) {
   return nullptr;
 }
 
-}  // namespace
-
-// GPT-2: '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-const Byte* match_internal::NextGpt2(const Byte* p, const Byte* end) {
-  if (const int n = Gpt2ContractionLength(p, end)) return p + n;
-  // The classes are disjoint, so " ?" takes the space exactly when the character after it
-  // starts one of the three runs.
-  if (p[0] == ' ' && end - p >= 2) {
-    const Char next = CharAt(p + 1, end);
-    if (next.cls & u::kLetter) return SkipLetters(p + 1 + next.len, end);
-    if (next.cls & u::kNumber) return SkipAny(p + 1 + next.len, end, u::kNumber);
-    if (IsOther(next.cls)) return SkipOther(p + 1 + next.len, end);
-  }
-  const Char c = CharAt(p, end);
-  if (c.cls & u::kLetter) return SkipLetters(p + c.len, end);
-  if (c.cls & u::kNumber) return SkipAny(p + c.len, end, u::kNumber);
-  if (IsOther(c.cls)) return SkipOther(p + c.len, end);
-  return MatchSpace(p, end, /*newline_alternative=*/false);
-}
-
-namespace {
-
-// GPT-2's matcher; SplitGpt2 (inline_split.h) is its loop, which the hot consumers inline.
-class Gpt2PreTokenizer : public PreTokenizer {
- public:
-  Gpt2PreTokenizer() : PreTokenizer(BlockMatcher::kGpt2) {}
-  void Split(absl::string_view text,
-             absl::FunctionRef<void(absl::string_view)> sink) const override {
-    SplitGpt2(text, sink);
-  }
-};
-
 // The alternatives cl100k and o200k share after their word alternatives:
 //   \p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n<trailing>]*|\s*[\r\n]+|\s+(?!\S)|\s+
 // where <trailing> is nothing for cl100k and '/' for o200k.
@@ -240,32 +208,6 @@ const Byte* NextNumberOtherOrSpace(const Byte* p, const Byte* end, Char c, Byte 
   }
   return MatchSpace(p, end, /*newline_alternative=*/true);
 }
-
-}  // namespace
-
-// cl100k: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
-//         ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-const Byte* match_internal::NextCl100k(const Byte* p, const Byte* end) {
-  if (const Byte* q = MatchContractionIgnoreCase(p, end)) return q;
-  const Char c = CharAt(p, end);
-  if (c.cls & u::kLetter) return SkipLetters(p + c.len, end);
-  if (IsWordPrefix(c.cls) && (ClassAt(p + c.len, end) & u::kLetter)) {
-    return SkipLetters(p + c.len, end);
-  }
-  return NextNumberOtherOrSpace(p, end, c, '\r');
-}
-
-namespace {
-
-// cl100k's matcher; SplitCl100k (inline_split.h) is its loop.
-class Cl100kPreTokenizer : public PreTokenizer {
- public:
-  Cl100kPreTokenizer() : PreTokenizer(BlockMatcher::kCl100k) {}
-  void Split(absl::string_view text,
-             absl::FunctionRef<void(absl::string_view)> sink) const override {
-    SplitCl100k(text, sink);
-  }
-};
 
 // o200k's two word alternatives, tried in order:
 //   P? U* W+ C?  and  P? U+ W* C?
@@ -307,6 +249,36 @@ const Byte* MatchO200kWord(const Byte* p, const Byte* end, Char c) {
 
 }  // namespace
 
+// GPT-2: '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+const Byte* match_internal::NextGpt2(const Byte* p, const Byte* end) {
+  if (const int n = Gpt2ContractionLength(p, end)) return p + n;
+  // The classes are disjoint, so " ?" takes the space exactly when the character after it
+  // starts one of the three runs.
+  if (p[0] == ' ' && end - p >= 2) {
+    const Char next = CharAt(p + 1, end);
+    if (next.cls & u::kLetter) return SkipLetters(p + 1 + next.len, end);
+    if (next.cls & u::kNumber) return SkipAny(p + 1 + next.len, end, u::kNumber);
+    if (IsOther(next.cls)) return SkipOther(p + 1 + next.len, end);
+  }
+  const Char c = CharAt(p, end);
+  if (c.cls & u::kLetter) return SkipLetters(p + c.len, end);
+  if (c.cls & u::kNumber) return SkipAny(p + c.len, end, u::kNumber);
+  if (IsOther(c.cls)) return SkipOther(p + c.len, end);
+  return MatchSpace(p, end, /*newline_alternative=*/false);
+}
+
+// cl100k: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
+//         ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+const Byte* match_internal::NextCl100k(const Byte* p, const Byte* end) {
+  if (const Byte* q = MatchContractionIgnoreCase(p, end)) return q;
+  const Char c = CharAt(p, end);
+  if (c.cls & u::kLetter) return SkipLetters(p + c.len, end);
+  if (IsWordPrefix(c.cls) && (ClassAt(p + c.len, end) & u::kLetter)) {
+    return SkipLetters(p + c.len, end);
+  }
+  return NextNumberOtherOrSpace(p, end, c, '\r');
+}
+
 // o200k: P?U*W+C?|P?U+W*C?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 const Byte* match_internal::NextO200k(const Byte* p, const Byte* end) {
   const Char c = CharAt(p, end);
@@ -318,13 +290,15 @@ const Byte* match_internal::NextO200k(const Byte* p, const Byte* end) {
 
 namespace {
 
-// o200k's matcher; SplitO200k (inline_split.h) is its loop.
-class O200kPreTokenizer : public PreTokenizer {
+// A built-in pattern's matcher: `Loop` (inline_split.h) is its loop, which the hot consumers
+// inline instead of calling Split.
+template <typename Loop, BlockMatcher kMatcher>
+class BlockPreTokenizer : public PreTokenizer {
  public:
-  O200kPreTokenizer() : PreTokenizer(BlockMatcher::kO200k) {}
+  BlockPreTokenizer() : PreTokenizer(kMatcher) {}
   void Split(absl::string_view text,
              absl::FunctionRef<void(absl::string_view)> sink) const override {
-    SplitO200k(text, sink);
+    Loop{}(text, sink);
   }
 };
 
@@ -333,11 +307,11 @@ class O200kPreTokenizer : public PreTokenizer {
 std::unique_ptr<PreTokenizer> MakePreTokenizer(Pattern pattern) {
   switch (pattern) {
     case Pattern::kGpt2:
-      return std::make_unique<Gpt2PreTokenizer>();
+      return std::make_unique<BlockPreTokenizer<Gpt2Loop, BlockMatcher::kGpt2>>();
     case Pattern::kCl100k:
-      return std::make_unique<Cl100kPreTokenizer>();
+      return std::make_unique<BlockPreTokenizer<Cl100kLoop, BlockMatcher::kCl100k>>();
     case Pattern::kO200k:
-      return std::make_unique<O200kPreTokenizer>();
+      return std::make_unique<BlockPreTokenizer<O200kLoop, BlockMatcher::kO200k>>();
     case Pattern::kCustom:
       break;  // MakeCustomPreTokenizer
   }
