@@ -1,7 +1,6 @@
 #include "core/internal/utf8.h"
 
 #include <cstdint>
-#include <cstring>
 
 #include "simdjson.h"
 

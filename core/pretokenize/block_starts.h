@@ -78,10 +78,9 @@ inline uint64_t Gpt2BlockStarts(const Byte* p, const Byte* end, int* last_non_as
   const uint64_t space_at_64 = p[64] < 0x80 && (u::kAsciiClass[p[64]] & u::kSpace) != 0;
   const uint64_t space_after = (m.space >> 1) | (space_at_64 << 63);
   const uint64_t other = ~(m.letter | m.digit | m.space);
-  auto run_starts = [](uint64_t x) { return x & ~(x << 1); };
   uint64_t starts =
-      ((run_starts(m.letter) | run_starts(m.digit) | run_starts(other)) & ~(m.blank << 1)) |
-      run_starts(m.space) | (m.space & (m.space << 1) & ~space_after) | 1;
+      ((RunStarts(m.letter) | RunStarts(m.digit) | RunStarts(other)) & ~(m.blank << 1)) |
+      RunStarts(m.space) | (m.space & (m.space << 1) & ~space_after) | 1;
   for (uint64_t a = m.apostrophe & starts & decided; a != 0; a &= a - 1) {
     const int i = __builtin_ctzll(a);
     const int n = Gpt2ContractionLength(p + i, end);

@@ -66,40 +66,18 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
   }
 }
 
-template <typename Sink>
-void SplitGpt2(absl::string_view text, Sink&& sink) {
-  SplitInBlocks<match_internal::Gpt2BlockStarts, match_internal::NextGpt2>(text, sink);
-}
-
-template <typename Sink>
-void SplitCl100k(absl::string_view text, Sink&& sink) {
-  SplitInBlocks<match_internal::Cl100kBlockStarts, match_internal::NextCl100k>(text, sink);
-}
-
-template <typename Sink>
-void SplitO200k(absl::string_view text, Sink&& sink) {
-  SplitInBlocks<match_internal::O200kBlockStarts, match_internal::NextO200k>(text, sink);
-}
-
-// The pre-tokenizer's loop, as a value of one of these types: loop(text, sink).
-struct Gpt2Loop {
+// The pre-tokenizer's loop, as a value of a type: loop(text, sink).
+template <uint64_t (*BlockStarts)(const uint8_t*, const uint8_t*, int*),
+          const uint8_t* (*Next)(const uint8_t*, const uint8_t*)>
+struct BlockLoop {
   template <typename Sink>
   void operator()(absl::string_view text, Sink&& sink) const {
-    SplitGpt2(text, sink);
+    SplitInBlocks<BlockStarts, Next>(text, sink);
   }
 };
-struct Cl100kLoop {
-  template <typename Sink>
-  void operator()(absl::string_view text, Sink&& sink) const {
-    SplitCl100k(text, sink);
-  }
-};
-struct O200kLoop {
-  template <typename Sink>
-  void operator()(absl::string_view text, Sink&& sink) const {
-    SplitO200k(text, sink);
-  }
-};
+using Gpt2Loop = BlockLoop<match_internal::Gpt2BlockStarts, match_internal::NextGpt2>;
+using Cl100kLoop = BlockLoop<match_internal::Cl100kBlockStarts, match_internal::NextCl100k>;
+using O200kLoop = BlockLoop<match_internal::O200kBlockStarts, match_internal::NextO200k>;
 struct SplitLoop {  // any other pre-tokenizer: its Split, a call per pre-token
   const PreTokenizer* pretokenizer;
   template <typename Sink>
