@@ -11,13 +11,13 @@
 namespace bpeforge::internal {
 
 StreamCutter::StreamCutter(ByteSource& source, Mode mode, size_t target_bytes,
-                           const SpecialTokens* specials, bool letter_cuts)
+                           const SpecialTokens* specials, Pattern pattern)
     : source_(source),
       mode_(mode),
       target_(std::max<size_t>(target_bytes, 1)),
       block_(std::min<size_t>(1 << 20, std::max<size_t>(target_, 64))),
       specials_(specials),
-      letter_cuts_(letter_cuts) {
+      pattern_(pattern) {
   if (mode_ == Mode::kSafeCuts) {
     for (const std::string& s : specials_->tokens()) slack_ = std::max(slack_, s.size() + 1);
   }
@@ -44,7 +44,7 @@ size_t StreamCutter::FindCut() {
   } else {
     const size_t floor = checked_ > slack_ ? checked_ - slack_ : 1;
     for (size_t pos = carry_.size() - 1; pos >= floor && pos > 0; --pos) {
-      if (IsSafeCut(carry_, pos, *specials_, letter_cuts_)) {
+      if (IsSafeCut(carry_, pos, *specials_, pattern_)) {
         cut = pos;
         break;
       }

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "core/pretokenize/pattern.h"
 #include "core/pretokenize/special_tokens.h"
 #include "input/byte_source.h"
 
@@ -37,9 +38,10 @@ class StreamCutter {
   };
   static constexpr size_t kPadding = 64;
 
-  // `specials` must outlive the cutter; it and `letter_cuts` matter only for kSafeCuts.
+  // `specials` must outlive the cutter; it and `pattern` (whose cuts) matter only for
+  // kSafeCuts.
   StreamCutter(ByteSource& source, Mode mode, size_t target_bytes, const SpecialTokens* specials,
-               bool letter_cuts);
+               Pattern pattern);
 
   // The next piece (about `target_bytes` long, longer when no cut comes sooner), or nullopt
   // after the last one. Read errors name the file and offset (ByteSource::Read).
@@ -57,7 +59,7 @@ class StreamCutter {
   const size_t target_;
   const size_t block_;
   const SpecialTokens* specials_;
-  const bool letter_cuts_;
+  const Pattern pattern_;
   // How far back a cut's verdict may change as bytes arrive: a special token, or the (up to
   // 4-byte) character after a newline.
   size_t slack_ = 4;

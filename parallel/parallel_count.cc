@@ -150,8 +150,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   for (const MappedFile& file : files) mapped_total += file.data().size();
   for (size_t f = 0; f < files.size(); ++f) {
     if (files[f].path().empty()) continue;  // streamed
-    std::vector<size_t> bounds = FindChunkBounds(files[f].data(), specials, options.chunk_bytes,
-                                                 CutsAfterLetters(options.pattern));
+    std::vector<size_t> bounds =
+        FindChunkBounds(files[f].data(), specials, options.chunk_bytes, options.pattern);
     // Finding the cuts touched a page at every chunk end, and the kernel maps the cached pages
     // around each (64 KB here; a whole large folio, up to megabytes, on some kernels and file
     // systems): unmap them now, or they stay mapped until the chunk is counted and count in the
@@ -268,7 +268,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
         (*source)->compression() == Compression::kNone ? "" : " of its decompressed text";
     StreamCutter cutter(**source,
                         jsonl ? StreamCutter::Mode::kLines : StreamCutter::Mode::kSafeCuts,
-                        options.chunk_bytes, &specials, CutsAfterLetters(options.pattern));
+                        options.chunk_bytes, &specials, options.pattern);
     const uint64_t done_before = done.load();
     auto process = [&](const StreamCutter::Piece& piece) {
       if (cancelled() || error.has()) return false;

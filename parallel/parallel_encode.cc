@@ -84,7 +84,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   if (!total_known) total = 0;
 
   const SpecialTokens& specials = tokenizer.special_tokens();
-  const bool letter_cuts = CutsAfterLetters(tokenizer.pattern());
+  const Pattern pattern = tokenizer.pattern();
   const size_t target = std::max<size_t>(options.chunk_bytes, 1);
   EncodeFilesStats stats;
   absl::Status status;              // touched by the last stage only
@@ -110,7 +110,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
         if (pos < text.size()) {
           chunk->begin = pos;
           chunk->starts_file = pos == 0;
-          chunk->end = NextChunkEnd(text, pos, specials, target, letter_cuts);
+          chunk->end = NextChunkEnd(text, pos, specials, target, pattern);
           pos = chunk->end;
           chunk->stored_done = stored_done + pos;
           return chunk.release();
@@ -129,7 +129,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
           in.source = *std::move(source);
           in.cutter = std::make_unique<StreamCutter>(
               *in.source, in.jsonl ? StreamCutter::Mode::kLines : StreamCutter::Mode::kSafeCuts,
-              target, &specials, letter_cuts);
+              target, &specials, pattern);
         }
         absl::StatusOr<std::optional<StreamCutter::Piece>> piece = in.cutter->Next();
         if (!piece.ok()) {

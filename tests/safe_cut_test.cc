@@ -35,7 +35,7 @@ TEST(ChunkerTest, EveryChunkingGivesThePiecesOfOnePass) {
       const std::string text = testing::RandomText(seed, gen);
       const std::vector<std::string> whole = Pieces(*regex, specials, text);
       for (size_t target : {size_t{1}, size_t{5}, size_t{64}}) {
-        std::vector<size_t> bounds = FindChunkBounds(text, specials, target);
+        std::vector<size_t> bounds = FindChunkBounds(text, specials, target, pattern);
         ASSERT_EQ(bounds.front(), 0u);
         ASSERT_EQ(bounds.back(), text.size());
         ASSERT_GT(bounds.size(), 2u) << "no safe cut found in seed " << seed;
@@ -56,19 +56,26 @@ TEST(ChunkerTest, NeverCutsInsideASpecialToken) {
   const SpecialTokens specials({"ab cd"});
   const std::string text = "xx ab cd yy ab cd";
   for (size_t pos = 1; pos < text.size(); ++pos) {
-    if (IsSafeCut(text, pos, specials)) {
-      EXPECT_TRUE(pos != 4 && pos != 5 && pos != 6 && pos != 13 && pos != 14 && pos != 15) << pos;
+    for (Pattern pattern : {Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k}) {
+      if (IsSafeCut(text, pos, specials, pattern)) {
+        EXPECT_TRUE(pos != 4 && pos != 5 && pos != 6 && pos != 13 && pos != 14 && pos != 15) << pos;
+      }
     }
   }
-  EXPECT_TRUE(IsSafeCut(text, 2, specials));  // "xx| ab"
+  EXPECT_TRUE(IsSafeCut(text, 2, specials, Pattern::kGpt2));  // "xx| ab"
 }
 
 TEST(ChunkerTest, CutsOtherScriptsAfterWordsAndNewlines) {
   const SpecialTokens none;
+  // The cuts all three built-in patterns share; a pattern's own are tested below.
   auto cuts = [&](absl::string_view text) {
     std::vector<size_t> out;
     for (size_t pos = 1; pos < text.size(); ++pos) {
-      if (IsSafeCut(text, pos, none)) out.push_back(pos);
+      bool all = true;
+      for (Pattern pattern : {Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k}) {
+        all = all && IsSafeCut(text, pos, none, pattern);
+      }
+      if (all) out.push_back(pos);
     }
     return out;
   };
@@ -77,7 +84,7 @@ TEST(ChunkerTest, CutsOtherScriptsAfterWordsAndNewlines) {
   EXPECT_EQ(cuts("γειά\nσου"), (std::vector<size_t>{8, 9}));
   // After a lone '\n', before what is neither white space nor '/'.
   EXPECT_EQ(cuts("。\n日本。\n.x"), (std::vector<size_t>{4, 14}));
-  EXPECT_TRUE(cuts("。\n\n日").empty());  // "\n\n" splits otherwise at the end
+  EXPECT_TRUE(cuts("。\n\n日").empty());  // no cut there holds for every pattern
   EXPECT_TRUE(cuts("。 \n日").empty());
   EXPECT_TRUE(cuts(".\n/x").empty());        // o200k's [\r\n/]* takes the '/'
   EXPECT_TRUE(cuts(".\n\u3000x").empty());   // the white space goes on
@@ -86,13 +93,39 @@ TEST(ChunkerTest, CutsOtherScriptsAfterWordsAndNewlines) {
   EXPECT_TRUE(cuts("\xff\x80 x").empty());   // bytes that end no character
   EXPECT_TRUE(cuts("\u0301 x").empty());     // a mark is not a letter
   // Not for a custom pattern.
-  EXPECT_FALSE(IsSafeCut("мир мир", 6, none, /*letter_cuts=*/false));
+  EXPECT_FALSE(IsSafeCut("мир мир", 6, none, Pattern::kCustom));
+}
+
+// Paragraphs of CJK text end in punctuation and a blank line, "。\n\n", with no letter before
+// white space: gpt2 restarts before the newlines (its punctuation never takes them), cl100k and
+// o200k after them (their punctuation does, and \s+(?!\S) would split them at gpt2's cut).
+TEST(ChunkerTest, CutsParagraphsAfterPunctuationAsEachPatternEndsThem) {
+  const SpecialTokens none;
+  auto cuts = [&](absl::string_view text, Pattern pattern) {
+    std::vector<size_t> out;
+    for (size_t pos = 1; pos < text.size(); ++pos) {
+      if (IsSafeCut(text, pos, none, pattern)) out.push_back(pos);
+    }
+    return out;
+  };
+  const std::string text = "日。\n\n本";  // 日 0-2, 。 3-5, \n 6, \n 7, 本 8-10
+  EXPECT_EQ(cuts(text, Pattern::kGpt2), (std::vector<size_t>{6}));
+  EXPECT_EQ(cuts(text, Pattern::kCl100k), (std::vector<size_t>{8}));
+  EXPECT_EQ(cuts(text, Pattern::kO200k), (std::vector<size_t>{8}));
+  // gpt2: after any character but white space before a newline.
+  EXPECT_EQ(cuts("1\n\n", Pattern::kGpt2), (std::vector<size_t>{1}));
+  EXPECT_EQ(cuts("\t\n\n", Pattern::kGpt2), (std::vector<size_t>{}));
+  // cl100k and o200k: after newlines (white space before them or not), before neither white
+  // space nor '/'.
+  EXPECT_EQ(cuts(" \n\n.", Pattern::kCl100k), (std::vector<size_t>{3}));
+  EXPECT_EQ(cuts("\n\n/", Pattern::kO200k), (std::vector<size_t>{}));
+  EXPECT_EQ(cuts("\n\n\u3000", Pattern::kCl100k), (std::vector<size_t>{}));
 }
 
 TEST(ChunkerTest, TextWithoutCutsIsOneChunk) {
   const SpecialTokens none;
-  EXPECT_EQ(FindChunkBounds("日本語日本語", none, 1), (std::vector<size_t>{0, 18}));
-  EXPECT_EQ(FindChunkBounds("", none, 1), (std::vector<size_t>{0, 0}));
+  EXPECT_EQ(FindChunkBounds("日本語日本語", none, 1, Pattern::kGpt2), (std::vector<size_t>{0, 18}));
+  EXPECT_EQ(FindChunkBounds("", none, 1, Pattern::kGpt2), (std::vector<size_t>{0, 0}));
 }
 
 }  // namespace

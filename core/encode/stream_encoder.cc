@@ -32,9 +32,8 @@ void StreamEncoder::Push(absl::string_view piece, std::vector<TokenId>* out) {
   const size_t lookback = std::max<size_t>(max_special_, 4);
   size_t pos = std::max<size_t>(1, scanned_ > lookback ? scanned_ - lookback : 0);
   size_t cut = 0;
-  const bool letter_cuts = CutsAfterLetters(tokenizer_.pattern());
   for (; pos < pending_.size(); ++pos) {
-    if (IsSafeCut(pending_, pos, tokenizer_.special_tokens(), letter_cuts)) cut = pos;
+    if (IsSafeCut(pending_, pos, tokenizer_.special_tokens(), tokenizer_.pattern())) cut = pos;
   }
   scanned_ = pending_.size();
   if (cut > 0) Emit(cut, out);
@@ -69,7 +68,7 @@ void StreamEncoder::CutAtPreTokens(std::vector<TokenId>* out) {
   }
   if (decided > 0) return Emit(decided, out);
   // How far a custom regex looks ahead is not known, so its text waits for a special token.
-  if (!CutsAfterLetters(tokenizer_.pattern())) {
+  if (!HasContentCuts(tokenizer_.pattern())) {
     fallback_at_ = pending_.size() * 2;
     return;
   }

@@ -58,10 +58,10 @@ absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeCustomPreTokenizer(absl::strin
 absl::StatusOr<std::unique_ptr<PreTokenizer>> MakeAnyPreTokenizer(Pattern pattern,
                                                                   absl::string_view custom_regex);
 
-// Whether a pattern's pre-tokenizer restarts after an ASCII letter followed by white space
-// (the built-in ones do; see core/pretokenize/safe_cut.h): a custom regex is cut only at special
+// Whether text under `pattern` is cut where its pre-tokenizer restarts (the built-in ones;
+// each has its rules in core/pretokenize/safe_cut.h): a custom regex is cut only at special
 // tokens.
-inline bool CutsAfterLetters(Pattern pattern) { return pattern != Pattern::kCustom; }
+inline bool HasContentCuts(Pattern pattern) { return pattern != Pattern::kCustom; }
 
 }  // namespace bpeforge::internal
 

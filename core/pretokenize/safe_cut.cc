@@ -36,46 +36,53 @@ int ClassStartingAt(absl::string_view text, size_t pos) {
   return u::ClassOf(cp);
 }
 
+// Whether the pre-tokenizer of a built-in pattern restarts at `pos` (IsSafeCut's rules).
+bool PreTokenizerRestarts(absl::string_view text, size_t pos, Pattern pattern) {
+  const auto before = static_cast<unsigned char>(text[pos - 1]);
+  const auto after = static_cast<unsigned char>(text[pos]);
+  if (after == ' ' || after == '\n') {
+    if (absl::ascii_isalpha(before)) return true;
+    if (before < 0x80 && (before == ' ' || after == ' ' || pattern != Pattern::kGpt2)) {
+      return false;  // the common case, decided without a class lookup
+    }
+    const int cls = ClassEndingAt(text, pos);
+    if (cls < 0) return false;
+    if (pattern == Pattern::kGpt2 && after == '\n') return (cls & u::kSpace) == 0;
+    return (cls & u::kLetter) != 0;
+  }
+  if (before != '\n' || after == '/') return false;
+  const int cls_after = ClassStartingAt(text, pos);
+  if (cls_after < 0 || (cls_after & u::kSpace) != 0) return false;
+  if (pattern != Pattern::kGpt2) return true;
+  if (pos < 2) return false;
+  const int cls_before = ClassEndingAt(text, pos - 1);
+  return cls_before >= 0 && (cls_before & u::kSpace) == 0;
+}
+
 }  // namespace
 
-bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials,
-               bool letter_cuts) {
+bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials, Pattern pattern) {
   if (pos == 0 || pos >= text.size()) return false;
   const auto before = static_cast<unsigned char>(text[pos - 1]);
   const auto after = static_cast<unsigned char>(text[pos]);
   if (specials.ContainsBigram(before, after)) return false;
-  if (letter_cuts) {
-    if (after == ' ' || after == '\n') {
-      if (absl::ascii_isalpha(before)) return true;
-      if (before >= 0x80) {
-        const int cls = ClassEndingAt(text, pos);
-        if (cls >= 0 && (cls & u::kLetter) != 0) return true;
-      }
-    } else if (before == '\n' && after != '/' && pos >= 2) {
-      const int cls_before = ClassEndingAt(text, pos - 1);
-      const int cls_after = ClassStartingAt(text, pos);
-      if (cls_before >= 0 && (cls_before & u::kSpace) == 0 && cls_after >= 0 &&
-          (cls_after & u::kSpace) == 0) {
-        return true;
-      }
-    }
-  }
+  if (pattern != Pattern::kCustom && PreTokenizerRestarts(text, pos, pattern)) return true;
   SpecialTokens::Match m;
   return specials.MatchAt(text, pos, &m);
 }
 
 size_t NextChunkEnd(absl::string_view text, size_t begin, const SpecialTokens& specials,
-                    size_t target, bool letter_cuts) {
+                    size_t target, Pattern pattern) {
   size_t end = std::min(begin + std::max<size_t>(target, 1), text.size());
-  while (end < text.size() && !IsSafeCut(text, end, specials, letter_cuts)) ++end;
+  while (end < text.size() && !IsSafeCut(text, end, specials, pattern)) ++end;
   return end;
 }
 
 std::vector<size_t> FindChunkBounds(absl::string_view text, const SpecialTokens& specials,
-                                    size_t target, bool letter_cuts) {
+                                    size_t target, Pattern pattern) {
   std::vector<size_t> bounds = {0};
   do {
-    bounds.push_back(NextChunkEnd(text, bounds.back(), specials, target, letter_cuts));
+    bounds.push_back(NextChunkEnd(text, bounds.back(), specials, target, pattern));
   } while (bounds.back() < text.size());
   return bounds;
 }
