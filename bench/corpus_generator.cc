@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "bench/corpus/cjk.h"
 #include "bench/corpus/sampling.h"
 #include "bench/corpus/stories.h"
 #include "bench/corpus/text_buffer.h"
@@ -22,12 +23,21 @@ namespace bpeforge::internal::bench {
 absl::StatusOr<Flavor> ParseFlavor(absl::string_view name) {
   if (name == "stories") return Flavor::kStories;
   if (name == "web") return Flavor::kWeb;
+  if (name == "cjk") return Flavor::kCjk;
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown flavor '", name, "' (expected stories or web)"));
+      absl::StrCat("unknown flavor '", name, "' (expected stories, web or cjk)"));
 }
 
 absl::string_view FlavorName(Flavor flavor) {
-  return flavor == Flavor::kStories ? "stories" : "web";
+  switch (flavor) {
+    case Flavor::kStories:
+      return "stories";
+    case Flavor::kWeb:
+      return "web";
+    case Flavor::kCjk:
+      break;
+  }
+  return "cjk";
 }
 
 absl::StatusOr<uint64_t> ParseSize(absl::string_view text) {
@@ -85,8 +95,12 @@ std::string GenerateBlock(Flavor flavor, uint64_t seed, uint64_t index) {
   while (out.size() < kBlockBytes) {
     if (flavor == Flavor::kStories) {
       WriteStory(rng, out);
-    } else {
+    } else if (flavor == Flavor::kWeb) {
       WriteWebDocument(rng, out);
+    } else {
+      Out story(64 << 10);
+      WriteStory(rng, story);
+      WriteAsCjk(story.Take(), out);
     }
   }
   return out.Take();

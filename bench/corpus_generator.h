@@ -1,12 +1,14 @@
 // Synthetic training corpora for benchmarks: deterministic by seed, any size, fast.
 //
-// Two flavours imitate the corpora BPE trainers are usually measured on:
+// Three flavours imitate the corpora BPE trainers are usually measured on:
 //   stories  TinyStories-like: simple English children's stories built from templates over a
 //            few hundred common words, names, dialogue with contractions, plus a Zipf tail of
 //            rarer words so that distinct pre-tokens number in the tens of thousands per GB.
 //   web      OpenWebText-like: prose over a Zipf-distributed synthetic vocabulary of millions
 //            of words (capitalised names, diacritics), numbers in many forms, URLs, e-mail
 //            addresses, code fragments, and some Cyrillic, Greek, Arabic, CJK and emoji.
+//   cjk      the stories written as a CJK language: ideographs for words, no spaces,
+//            full-width punctuation, paragraphs ending "。\n\n" (corpus/cjk.h).
 // Documents end with "\n<|endoftext|>\n", so the special token sits on its own line between
 // documents.
 //
@@ -29,9 +31,9 @@
 
 namespace bpeforge::internal::bench {
 
-enum class Flavor { kStories, kWeb };
+enum class Flavor { kStories, kWeb, kCjk };
 
-// "stories" or "web".
+// "stories", "web" or "cjk".
 absl::StatusOr<Flavor> ParseFlavor(absl::string_view name);
 absl::string_view FlavorName(Flavor flavor);
 

@@ -1,6 +1,6 @@
 // bpeforge-gen: writes a synthetic benchmark corpus (see bench/corpus_generator.h).
 //
-//   bpeforge-gen --flavor stories|web --size 100M [--seed N] [--threads N] [--format jsonl]
+//   bpeforge-gen --flavor stories|web|cjk --size 100M [--seed N] [--threads N] [--format jsonl]
 //                --out FILE|-
 //
 // The output is exactly --size bytes of text. With --format jsonl the same text is written as
@@ -87,9 +87,11 @@ int main(int argc, char** argv) {
   int threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
   bool quiet = false;
   std::string format = "text";
-  app.add_option("--flavor", flavor_name, "stories (TinyStories-like) or web (OpenWebText-like)")
+  app.add_option("--flavor", flavor_name,
+                 "stories (TinyStories-like), web (OpenWebText-like) or cjk (the stories as a "
+                 "CJK language: ideographs, no spaces, paragraphs ending in \"。\\n\\n\")")
       ->required()
-      ->check(CLI::IsMember({"stories", "web"}));
+      ->check(CLI::IsMember({"stories", "web", "cjk"}));
   app.add_option("--size", size_text,
                  "Exact output size: bytes, or with suffix K/M/G/T (powers of 1000) or "
                  "Ki/Mi/Gi/Ti (powers of 1024)")

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "absl/strings/ascii.h"
 #include "bench/corpus_generator.h"
 #include "core/internal/utf8.h"
 
@@ -94,7 +95,8 @@ TEST_P(GenCorpusTest, DocumentsSeparatedByEndOfTextOnItsOwnLine) {
   EXPECT_GT(count, 100u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Flavors, GenCorpusTest, ::testing::Values(Flavor::kStories, Flavor::kWeb),
+INSTANTIATE_TEST_SUITE_P(Flavors, GenCorpusTest,
+                         ::testing::Values(Flavor::kStories, Flavor::kWeb, Flavor::kCjk),
                          [](const ::testing::TestParamInfo<Flavor>& info) {
                            return std::string(FlavorName(info.param));
                          });
@@ -124,6 +126,28 @@ TEST(GenCorpusFlavorTest, WebHasOtherScriptsNumbersAndUrls) {
   }
 }
 
+// A language written without spaces: no cut after a letter before white space, only the
+// paragraphs' "。\n\n" and the <|endoftext|> lines; thousands of distinct characters.
+TEST(GenCorpusFlavorTest, CjkHasNoSpacesAndEndsParagraphsInPunctuation) {
+  std::string text = Make(Flavor::kCjk, 2'000'000, 1);
+  EXPECT_NE(text.find("\u3002\n\n"), std::string::npos);
+  EXPECT_NE(text.find("\u201C"), std::string::npos);
+  for (size_t pos; (pos = text.find("<|endoftext|>")) != std::string::npos;) text.erase(pos, 13);
+  for (char c : text) {
+    ASSERT_FALSE(c == ' ' || absl::ascii_isalpha(c)) << "'" << c << "'";
+  }
+  std::unordered_set<char32_t> ideographs;
+  size_t i = 0;
+  while (i < text.size()) {
+    char32_t cp;
+    const size_t n = DecodeUtf8(absl::string_view(text).substr(i), &cp);
+    ASSERT_GT(n, 0u) << i;
+    if (cp >= 0x4E00 && cp <= 0x9FFF) ideographs.insert(cp);
+    i += n;
+  }
+  EXPECT_GT(ideographs.size(), 1000u);
+}
+
 TEST(GenCorpusParseTest, Sizes) {
   EXPECT_EQ(*ParseSize("123"), 123u);
   EXPECT_EQ(*ParseSize("100M"), 100'000'000u);
@@ -142,6 +166,7 @@ TEST(GenCorpusParseTest, Sizes) {
 TEST(GenCorpusParseTest, Flavors) {
   EXPECT_EQ(*ParseFlavor("stories"), Flavor::kStories);
   EXPECT_EQ(*ParseFlavor("web"), Flavor::kWeb);
+  EXPECT_EQ(*ParseFlavor("cjk"), Flavor::kCjk);
   EXPECT_FALSE(ParseFlavor("poems").ok());
 }
 
