@@ -21,9 +21,9 @@ namespace bpeforge::internal {
 //      and o200k patterns no pre-token contains a letter followed by white space (only the
 //      optional leading space or punctuation comes before letters), and no alternative
 //      looks past that white space from a match that starts earlier;
-//    - gpt2: any character but white space is followed by '\n': every gpt2 pre-token that
-//      holds a non-space ends before the white space after it. (cl100k and o200k give the
-//      newlines after punctuation to it, [\r\n]*.)
+//    - gpt2 only: any character but white space is followed by '\n': every gpt2 pre-token
+//      that holds a non-space ends before the white space after it. (In cl100k and o200k
+//      punctuation takes the newlines after it, [\r\n]*.)
 //    - a '\n' is followed by a character that is neither white space nor '/': the newline
 //      ends a pre-token (cl100k and o200k give newlines after punctuation to it, o200k '/'
 //      too), and none takes a newline as the prefix of what starts after it. For gpt2 the
@@ -32,7 +32,7 @@ namespace bpeforge::internal {
 //      of a chunk. cl100k and o200k take a run of white space ending in newlines whole,
 //      \s*[\r\n]+, at a chunk's end or not.
 //    So text in scripts without ASCII letters (Cyrillic, Greek, CJK paragraphs, which end in
-//    punctuation and a blank line: "\u3002\n\n") is cut as often as English. For a custom
+//    punctuation and a blank line: "。\n\n") is cut as often as English. For a custom
 //    pattern, about which nothing is known, only the special-token starts remain. Bytes that
 //    are not well-formed UTF-8 around `pos` give no cut of these kinds.
 bool IsSafeCut(absl::string_view text, size_t pos, const SpecialTokens& specials, Pattern pattern);
