@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
@@ -106,6 +107,9 @@ int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
       seconds, seconds > 0 ? counted->bytes / 1e6 / seconds : 0.0,
       StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6,
       ranks::DescribeRankPeaks(rank_peaks).c_str(), args.out.c_str());
+  if (uint64_t chunk = 0; !args.merge && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
+    std::fputs(LargePieceNote(counted->input, chunk).c_str(), stdout);
+  }
   return 0;
 }
 

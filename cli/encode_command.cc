@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
@@ -79,6 +80,9 @@ int RunEncode(const EncodeArgs& args) {
       ThreadsNote(stats->threads).c_str(), s > 0 ? stats->bytes / 1e6 / s : 0.0,
       StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6, args.output.c_str(),
       args.dtype.c_str());
+  if (uint64_t chunk = 0; absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
+    std::fputs(LargePieceNote(stats->input, chunk).c_str(), stdout);
+  }
   return 0;
 }
 

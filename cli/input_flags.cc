@@ -43,6 +43,14 @@ std::string DescribeRead(uint64_t text_bytes, size_t files, const InputStats& in
   return s;
 }
 
+std::string LargePieceNote(const InputStats& input, uint64_t chunk_bytes) {
+  if (chunk_bytes == 0 || input.largest_piece_bytes < 16 * chunk_bytes) return "";
+  return absl::StrFormat(
+      "note: %.1f MB of text had no safe cut point (see README, \"Where the text is cut\"), "
+      "so one thread took it whole\n",
+      input.largest_piece_bytes / 1e6);
+}
+
 std::string StoredRate(const InputStats& input, double seconds) {
   if (input.stored_bytes == input.decompressed_bytes || seconds <= 0) return "";
   return absl::StrFormat(", %.0f MB/s as stored", input.stored_bytes / 1e6 / seconds);

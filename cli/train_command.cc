@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
@@ -69,6 +70,7 @@ std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_
   j["decompressed_bytes"] = s.input.decompressed_bytes;
   j["documents"] = s.input.documents;
   j["skipped_records"] = s.input.skipped_records;
+  j["largest_piece_bytes"] = s.input.largest_piece_bytes;
   j["pretokens"] = s.pretokens;
   j["distinct_pretokens"] = s.distinct_pretokens;
   j["merges"] = s.merges;
@@ -246,6 +248,9 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       vocab_note.c_str(), s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds,
       seconds, threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(),
       args.out_dir.c_str());
+  if (uint64_t chunk = 0; !args.counts && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
+    std::fputs(LargePieceNote(s.input, chunk).c_str(), stdout);
+  }
   if (!args.stats_json.empty()) {
     if (absl::Status st =
             WriteStatsJson(args.stats_json, StatsJson(s, seconds, peak, vocab_size, s.vocab_size));

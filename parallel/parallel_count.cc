@@ -194,6 +194,10 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   };
   tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
+  std::atomic<uint64_t> largest_piece{0};
+  for (const Chunk& chunk : chunks) {
+    largest_piece = std::max<uint64_t>(largest_piece, chunk.end - chunk.begin);
+  }
   FirstError error;
   std::mutex progress_mu;
   auto last_report = std::chrono::steady_clock::now();
@@ -273,7 +277,13 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     auto process = [&](const StreamCutter::Piece& piece) {
       if (cancelled() || error.has()) return false;
       const uint64_t piece_order = order + piece.offset;
-      if (!jsonl) return count_text(piece.text, piece_order, f, piece.offset, decompressed);
+      if (!jsonl) {
+        for (uint64_t seen = largest_piece;
+             seen < piece.text.size() &&
+             !largest_piece.compare_exchange_weak(seen, piece.text.size());) {
+        }
+        return count_text(piece.text, piece_order, f, piece.offset, decompressed);
+      }
       uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0;
       std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
           piece.text, piece.first_line, options.jsonl.skip_bad_records, &skipped_here,
@@ -319,6 +329,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.documents = documents;
   out.skipped_records = skipped;
   out.pretokens = pretokens;
+  out.largest_piece = largest_piece;
   for (Worker& worker : workers) worker.recent.reset();  // its counts into the table
   if (options.per_worker) {
     for (Worker& worker : workers) out.tables.push_back(std::move(worker.table));

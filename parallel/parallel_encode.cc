@@ -111,6 +111,8 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
           chunk->begin = pos;
           chunk->starts_file = pos == 0;
           chunk->end = NextChunkEnd(text, pos, specials, target, pattern);
+          stats.input.largest_piece_bytes =
+              std::max<uint64_t>(stats.input.largest_piece_bytes, chunk->end - chunk->begin);
           pos = chunk->end;
           chunk->stored_done = stored_done + pos;
           return chunk.release();
@@ -143,6 +145,10 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
           chunk->end = p.offset + p.text.size();
           chunk->starts_file = p.offset == 0;
           chunk->first_line = p.first_line;
+          if (!in.jsonl) {
+            stats.input.largest_piece_bytes =
+                std::max<uint64_t>(stats.input.largest_piece_bytes, p.text.size());
+          }
           chunk->owned = std::move(p.text);
           chunk->stored_done = stored_done + in.cutter->consumed();
           return chunk.release();

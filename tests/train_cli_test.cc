@@ -170,6 +170,40 @@ TEST(TrainCliTest, MinFrequencyAndMaxTokenLength) {
 
 // --pattern REGEX: the same files for any threads and chunk size, from text or from counts;
 // encode and decode round trip; count files with another regex are not added up.
+// Text that one thread must take whole (no safe cut point in it) says so in the summary, as
+// read from a file or as a stream, when training, counting and encoding; text with cuts does
+// not. --stats-json gives the size of that piece.
+TEST(TrainCliTest, TextWithoutSafeCutsIsNoted) {
+  TempDir dir;
+  std::string no_cuts;
+  while (no_cuts.size() < 100000) no_cuts += "12,34;";  // no white space, no letter
+  testing::WriteFile(dir.File("nocut.txt"), no_cuts);
+  std::string english;
+  while (english.size() < 100000) english += "the cat sat on the mat.\n";
+  testing::WriteFile(dir.File("english.txt"), english);
+  const std::string note = "had no safe cut point";
+  const std::string chunks = " --chunk-bytes 4096 --quiet";
+  auto r = RunCli("train " + dir.File("nocut.txt") + " --vocab-size 300 --out " + dir.File("a") +
+                  " --stats-json " + dir.File("a.json") + chunks);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: 0.1 MB of text " + note), std::string::npos) << r.out;
+  auto stats = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("a.json")));
+  EXPECT_EQ(stats["largest_piece_bytes"], no_cuts.size());
+  r = RunCli("count - --out " + dir.File("c") + chunks, dir.File("nocut.txt"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(note), std::string::npos) << r.out;
+  r = RunCli("encode " + dir.File("nocut.txt") + " --tokenizer " + dir.File("a") + " --output " +
+             dir.File("ids") + chunks);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(note), std::string::npos) << r.out;
+  r = RunCli("train " + dir.File("english.txt") + " --vocab-size 300 --out " + dir.File("b") +
+             " --stats-json " + dir.File("b.json") + chunks);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find(note), std::string::npos) << r.out;
+  stats = nlohmann::json::parse(testing::ReadFileOrDie(dir.File("b.json")));
+  EXPECT_LT(stats["largest_piece_bytes"].get<uint64_t>(), 4096u + 100);
+}
+
 TEST(TrainCliTest, CustomPattern) {
   TempDir dir;
   testing::TextGenOptions gen;

@@ -43,6 +43,9 @@ struct InputStats {
   uint64_t decompressed_bytes = 0;  // the same after decompression
   uint64_t documents = 0;           // a text file is one; so is each JSON Lines record
   uint64_t skipped_records = 0;     // bad JSON Lines records passed over (skip_bad_records)
+  // The longest piece of text (not counting JSON Lines) that one thread took whole: a piece
+  // grows past the chunk size until a safe cut (see README, "Where the text is cut").
+  uint64_t largest_piece_bytes = 0;
 };
 
 struct TrainStats {
