@@ -72,6 +72,13 @@ class FirstError {
   std::string what_;
 };
 
+// Raises `max` to `value` if it is lower (from any thread).
+void RaiseTo(std::atomic<uint64_t>& max, uint64_t value) {
+  uint64_t seen = max.load();
+  while (seen < value && !max.compare_exchange_weak(seen, value)) {
+  }
+}
+
 // Reads `cutter` to its end and hands its pieces to `process` on oneTBB workers while the
 // next bytes are read (and decompressed) by one serial stage. Stops early when `process`
 // returns false; `on_read` hears of progress from the serial stage.
@@ -194,10 +201,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   };
   tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
-  std::atomic<uint64_t> largest_piece{0};
-  for (const Chunk& chunk : chunks) {
-    largest_piece = std::max<uint64_t>(largest_piece, chunk.end - chunk.begin);
-  }
+  std::atomic<uint64_t> largest_piece{0};  // of the mapped chunks and streamed pieces of text
+  for (const Chunk& chunk : chunks) RaiseTo(largest_piece, chunk.end - chunk.begin);
   FirstError error;
   std::mutex progress_mu;
   auto last_report = std::chrono::steady_clock::now();
@@ -278,10 +283,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       if (cancelled() || error.has()) return false;
       const uint64_t piece_order = order + piece.offset;
       if (!jsonl) {
-        for (uint64_t seen = largest_piece;
-             seen < piece.text.size() &&
-             !largest_piece.compare_exchange_weak(seen, piece.text.size());) {
-        }
+        RaiseTo(largest_piece, piece.text.size());
         return count_text(piece.text, piece_order, f, piece.offset, decompressed);
       }
       uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0;
