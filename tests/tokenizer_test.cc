@@ -423,6 +423,29 @@ TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
   EXPECT_LT(most, 3 * 4096u);
 }
 
+// CJK paragraphs end in punctuation and a blank line, with no letter before white space: the
+// encoder still cuts at every paragraph (before its newlines for gpt2, after them for cl100k and
+// o200k), so it holds about one paragraph, not the whole text.
+TEST_P(StreamTest, CjkParagraphsHoldLittle) {
+  const Pattern pattern = GetParam();
+  const TrainedVocab t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
+  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {}, pattern);
+  const std::string paragraph =
+      "\u65e5\u672c\u8a9e\u306e\u6587\u3002\u201c\u4e2d\u6587\u201d\u3002\n\n";
+  StreamEncoder encoder(tok);
+  std::vector<TokenId> ids;
+  size_t most = 0;
+  std::string all;
+  for (int i = 0; i < 5000; ++i) {
+    encoder.Push(paragraph, &ids);
+    most = std::max(most, encoder.pending_bytes());
+    all += paragraph;
+  }
+  encoder.Finish(&ids);
+  EXPECT_LE(most, 2 * paragraph.size());
+  EXPECT_EQ(ids, tok.Encode(all));
+}
+
 INSTANTIATE_TEST_SUITE_P(Patterns, StreamTest,
                          ::testing::Values(Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k));
 
