@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "absl/strings/ascii.h"
 #include "core/internal/utf8.h"
 #include "core/pretokenize/unicode/char_class.h"
 
@@ -41,10 +40,6 @@ bool PreTokenizerRestarts(absl::string_view text, size_t pos, Pattern pattern) {
   const auto before = static_cast<unsigned char>(text[pos - 1]);
   const auto after = static_cast<unsigned char>(text[pos]);
   if (after == ' ' || after == '\n') {
-    if (absl::ascii_isalpha(before)) return true;
-    if (before < 0x80 && (before == ' ' || after == ' ' || pattern != Pattern::kGpt2)) {
-      return false;  // the common case, decided without a class lookup
-    }
     const int cls = ClassEndingAt(text, pos);
     if (cls < 0) return false;
     if (pattern == Pattern::kGpt2 && after == '\n') return (cls & u::kSpace) == 0;

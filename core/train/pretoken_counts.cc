@@ -103,11 +103,4 @@ uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
   return seen;
 }
 
-uint64_t Count(absl::string_view text, const SpecialTokens& specials,
-               const PreTokenizer& pretokenizer, CountingTable& counts,
-               CountingTable::RecentCache* recent) {
-  return WithLoop(pretokenizer,
-                  [&](auto loop) { return CountWith(loop, text, specials, counts, recent); });
-}
-
 }  // namespace bpeforge::internal
