@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
 #include "core/train/pretoken_counts.h"
@@ -41,16 +43,26 @@ TEST(CountingTableTest, MatchesAPlainMapForEveryLength) {
   EXPECT_EQ(counter.size(), expected.size());
 }
 
-// Batches take the prefetching path once the table is large: hundreds of thousands of
-// distinct keys of every length, some repeated, in batches of every size.
-TEST(CountingTableTest, BatchesMatchAPlainMapOnLargeTables) {
-  std::mt19937_64 rng(9);
+// Words as text has them: a few frequent ones (counted apart once the table is large) half
+// of the time, else rare ones of 4 to 19 letters.
+std::vector<std::string> FrequentAndRareWords(uint64_t seed, int n) {
+  std::mt19937_64 rng(seed);
   std::vector<std::string> words;
-  for (int i = 0; i < 400000; ++i) {
-    std::string w = std::to_string(rng() % 300000);
-    w.resize(1 + rng() % 24, static_cast<char>('a' + i % 26));
+  for (int i = 0; i < n; ++i) {
+    if (i % 2 == 0) {
+      words.push_back(absl::StrCat("f", rng() % 2000));
+      continue;
+    }
+    std::string w(4 + rng() % 16, ' ');
+    for (char& c : w) c = static_cast<char>('a' + rng() % 26);
     words.push_back(std::move(w));
   }
+  return words;
+}
+
+// Adds `words` to `counter` in batches of every size, as the counting of a text does.
+void AddInBatches(const std::vector<std::string>& words, uint64_t seed, CountingTable& counter) {
+  std::mt19937_64 rng(seed);
   // The words lie in one text, each followed by other bytes the keys must not take in.
   std::string text;
   std::vector<size_t> starts;
@@ -59,23 +71,78 @@ TEST(CountingTableTest, BatchesMatchAPlainMapOnLargeTables) {
     text += w + "#garbage";
   }
   const char* end = text.data() + text.size();
-  CountingTable counter;
-  std::map<std::string, uint64_t> expected;
+  CountingTable::Batches batches(counter);
   for (size_t i = 0; i < words.size();) {
-    const size_t n = std::min<size_t>(rng() % (CountingTable::kBatch + 1), words.size() - i);
+    const size_t n =
+        std::min<size_t>(rng() % (CountingTable::Batches::kBatch + 1), words.size() - i);
     std::vector<absl::string_view> batch;
     for (size_t j = i; j < i + n; ++j) {
       batch.push_back(absl::string_view(text).substr(starts[j], words[j].size()));
     }
-    counter.AddBatch(batch.data(), n, end);
-    for (size_t j = 0; j < n; ++j) ++expected[words[i + j]];
+    batches.Add(batch.data(), n, end);
     i += n;
   }
-  ASSERT_GT(expected.size(), 200000u);
-  EXPECT_EQ(Contents(counter), expected);
+}
+
+// Counts as unordered maps: the large tests' std::map took seconds.
+using Tallies = absl::flat_hash_map<std::string, uint64_t>;
+Tallies Tally(const std::vector<std::string>& words) {
+  Tallies out;
+  for (const std::string& w : words) ++out[w];
+  return out;
+}
+Tallies UnorderedContents(const CountingTable& c) {
+  Tallies out;
+  c.ForEach([&](absl::string_view w, uint64_t n) { out[std::string(w)] += n; });
+  return out;
+}
+
+// Batches take the prefetching path once the table is large: hundreds of thousands of
+// distinct keys of every length, some frequent, in batches of every size. The frequent ones
+// are chosen again on the way, at 65,536 and at 1,048,576 distinct short keys.
+TEST(CountingTableTest, BatchesMatchAPlainMapOnLargeTables) {
+  const std::vector<std::string> words = FrequentAndRareWords(9, 3200000);
+  CountingTable counter;
+  AddInBatches(words, 10, counter);
+  const Tallies expected = Tally(words);
+  ASSERT_GT(std::count_if(expected.begin(), expected.end(),
+                          [](const auto& e) { return e.first.size() <= kMaxShortKey; }),
+            1100000);
+  EXPECT_EQ(UnorderedContents(counter), expected);
   EXPECT_EQ(counter.size(), expected.size());
 }
 
+// Tables filled in batches, whose frequent pre-tokens are counted apart, combine exactly.
+TEST(CountingTableTest, TablesFilledInBatchesCombine) {
+  const std::vector<std::string> a_words = FrequentAndRareWords(1, 300000);
+  const std::vector<std::string> b_words = FrequentAndRareWords(2, 200000);
+  const std::vector<std::string> c_words = FrequentAndRareWords(3, 200000);
+  CountingTable a, b, c;
+  AddInBatches(a_words, 4, a);
+  AddInBatches(b_words, 5, b);
+  AddInBatches(c_words, 6, c);
+  Tallies all = Tally(a_words);
+  for (const auto& [w, n] : Tally(b_words)) all[w] += n;
+  Tallies b_and_c = Tally(b_words);
+  for (const auto& [w, n] : Tally(c_words)) b_and_c[w] += n;
+
+  b.MergeFrom(c);
+  EXPECT_EQ(UnorderedContents(b), b_and_c);
+  b.MoveCommonInto(a);
+  Tallies both = UnorderedContents(a);
+  for (const auto& [w, n] : UnorderedContents(b)) {
+    EXPECT_EQ(both.count(w), 0u) << w;
+    both[w] += n;
+  }
+  for (const auto& [w, n] : Tally(c_words)) all[w] += n;
+  EXPECT_EQ(both, all);
+  // The table that took the common counts is still counted into, in batches.
+  AddInBatches(c_words, 7, a);
+  for (const auto& [w, n] : Tally(c_words)) all[w] += n;
+  both = UnorderedContents(a);
+  for (const auto& [w, n] : UnorderedContents(b)) both[w] += n;
+  EXPECT_EQ(both, all);
+}
 // Counting a text with so many distinct pre-tokens that the counter switches to batches part
 // way through gives the counts of the plain map.
 TEST(CountingTableTest, CountPreTokensMatchesThePlainMapAcrossTheSwitchToBatches) {
@@ -199,6 +266,35 @@ TEST(CountingTableTest, MoveCommonIntoMovesOnlyWhatBothHold) {
   EXPECT_EQ(Contents(a), (std::map<std::string, uint64_t>{{"only in a", 7}}));
   EXPECT_EQ(Contents(b),
             (std::map<std::string, uint64_t>{{"the", 5}, {long_token, 5}, {"only in b", 5}}));
+}
+
+// The table under the counter, through its growth and an erase.
+TEST(ShortKeyCountsTest, CountsLikeAMapThroughRehashesAndErasing) {
+  std::mt19937_64 rng(21);
+  ShortKeyCounts counts;
+  absl::flat_hash_map<uint64_t, uint64_t> expected;  // by the key's first word
+  for (int i = 0; i < 300000; ++i) {
+    const uint64_t lo = rng() % 100000;
+    counts[ShortKey{lo, uint64_t{8} << 56}] += 2;
+    expected[lo] += 2;
+  }
+  EXPECT_EQ(counts.size(), expected.size());
+  EXPECT_EQ(counts.Find(ShortKey{100000, uint64_t{8} << 56}), nullptr);
+  ASSERT_NE(counts.Find(ShortKey{7, uint64_t{8} << 56}), nullptr);
+  EXPECT_EQ(*counts.Find(ShortKey{7, uint64_t{8} << 56}), expected[7]);
+  size_t asked = 0;
+  counts.EraseIf([&](const ShortKey& key, uint64_t) {
+    ++asked;
+    return key.lo % 3 == 0;
+  });
+  EXPECT_EQ(asked, expected.size());
+  absl::erase_if(expected, [](const auto& e) { return e.first % 3 == 0; });
+  absl::flat_hash_map<uint64_t, uint64_t> left;
+  counts.ForEach([&](const ShortKey& key, uint64_t n) { left[key.lo] += n; });
+  EXPECT_EQ(left, expected);
+  EXPECT_EQ(counts.size(), expected.size());
+  ++counts[ShortKey{3, uint64_t{8} << 56}];  // erased: counted from 0 again
+  EXPECT_EQ(*counts.Find(ShortKey{3, uint64_t{8} << 56}), 1u);
 }
 
 }  // namespace

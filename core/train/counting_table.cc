@@ -1,14 +1,52 @@
 #include "core/train/counting_table.h"
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 namespace bpeforge::internal {
 
 void CountingTable::ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const {
   char buf[16];
-  for (const auto& [key, n] : short_) fn(UnpackShortKey(key, buf), n);
+  short_.ForEach(
+      [&](const ShortKey& key, uint64_t n) { fn(UnpackShortKey(key, buf), n + HotCount(key)); });
   for (const auto& [key, n] : long_) fn(key, n);
 }
 
+void CountingTable::FlushHot() {
+  if (hot_ == nullptr) return;
+  for (size_t i = 0; i < kHotSlots; ++i) {
+    const HotSlot& slot = hot_[i];
+    if (slot.key.hi != kEmptyHi && slot.count != 0) *short_.Find(slot.key) += slot.count;
+  }
+  hot_.reset();
+}
+
+void CountingTable::ChooseHot() {
+  FlushHot();
+  const size_t size = short_.size();
+  hot_from_ = size < kHotFirst        ? kHotFirst
+              : size < 16 * kHotFirst ? 16 * kHotFirst
+                                      : std::numeric_limits<size_t>::max();
+  std::vector<std::pair<uint64_t, ShortKey>> by_count;
+  by_count.reserve(size);
+  short_.ForEach([&](const ShortKey& key, uint64_t n) { by_count.emplace_back(n, key); });
+  const size_t keep = std::min(kHotSlots / 2, by_count.size());
+  auto more = [](const auto& a, const auto& b) { return a.first > b.first; };
+  if (keep > 0)
+    std::nth_element(by_count.begin(), by_count.begin() + (keep - 1), by_count.end(), more);
+  // In order of count, so that where two collide the more frequent takes the slot.
+  std::sort(by_count.begin(), by_count.begin() + keep, more);
+  hot_ = std::make_unique<HotSlot[]>(kHotSlots);
+  for (size_t i = 0; i < kHotSlots; ++i) hot_[i] = HotSlot{ShortKey{0, kEmptyHi}, 0};
+  for (size_t k = 0; k < keep; ++k) {
+    HotSlot& slot = hot_[HotIndex(by_count[k].second)];
+    if (slot.key.hi == kEmptyHi) slot.key = by_count[k].second;
+  }
+}
+
 void CountingTable::MoveCommonInto(CountingTable& other) {
+  FlushHot();
   auto move_common = [](auto& from, auto& to) {
     absl::erase_if(from, [&to](const auto& entry) {
       auto it = to.find(entry.first);
@@ -17,12 +55,18 @@ void CountingTable::MoveCommonInto(CountingTable& other) {
       return true;
     });
   };
-  move_common(short_, other.short_);
+  short_.EraseIf([&other](const ShortKey& key, uint64_t n) {
+    uint64_t* there = other.short_.Find(key);
+    if (there == nullptr) return false;
+    *there += n;
+    return true;
+  });
   move_common(long_, other.long_);
 }
 
 void CountingTable::MergeFrom(const CountingTable& other) {
-  for (const auto& [key, n] : other.short_) short_[key] += n;
+  other.short_.ForEach(
+      [&](const ShortKey& key, uint64_t n) { short_[key] += n + other.HotCount(key); });
   for (const auto& [key, n] : other.long_) long_[key] += n;
 }
 

@@ -2,8 +2,8 @@
 // the trainer then takes the plain PreTokenCounts map).
 //
 // Almost every pre-token is at most 15 bytes, so those are packed into a 16-byte key (bytes
-// plus length) held inline in an absl::flat_hash_map: no allocation,
-// no pointer chase and a cheap compare per pre-token. Longer ones go to a map keyed by string.
+// plus length) held inline in a ShortKeyCounts: no allocation, no pointer chase and a cheap
+// compare per pre-token. Longer ones go to an absl::flat_hash_map keyed by string.
 #ifndef BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
 #define BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
 
@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "core/internal/huge_pages.h"
 #include "core/internal/short_key.h"
+#include "core/train/short_key_counts.h"
 
 namespace bpeforge::internal {
 
@@ -44,36 +45,18 @@ class CountingTable {
   }
 
   // Once the table has outgrown the caches (a web corpus has millions of distinct
-  // pre-tokens), most new slots miss all of them, and adding in batches pays: AddBatch
-  // prefetches a batch's slots first, so the misses overlap instead of queuing. While the
-  // table is small, plain Add is faster (measured: batching cost 12% on TinyStories-like
-  // text).
+  // pre-tokens), most new slots miss all of them, and adding in batches pays (Batches, below).
+  // While the table is small, plain Add is faster (measured: batching cost 12% on
+  // TinyStories-like text).
   bool PrefersBatches() const { return short_.capacity() >= kPrefetchFromSlots; }
 
-  // Adds each of tokens[0..n) once, n <= kBatch.
-  static constexpr size_t kBatch = 16;
-  void AddBatch(const absl::string_view* tokens, size_t n, const char* readable_end) {
-    ShortKey keys[kBatch];
-    for (size_t i = 0; i < n; ++i) {
-      if (tokens[i].size() <= kMaxShort) {
-        keys[i] = PackShortKeyReadable(tokens[i], readable_end);
-        short_.prefetch(keys[i]);
-      }
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (tokens[i].size() <= kMaxShort) {
-        ++short_[keys[i]];
-      } else {
-        ++long_[tokens[i]];
-      }
-    }
-  }
-
+  class Batches;      // below
   class RecentCache;  // below
 
+  // (The frequent pre-tokens are in the table too: the small table only holds counts.)
   size_t size() const { return short_.size() + long_.size(); }
   // Makes room for `n` distinct short pre-tokens, so that adding them never rehashes.
-  void Reserve(size_t n) { short_.reserve(n); }
+  void Reserve(size_t n) { short_.Reserve(n); }
 
   // Calls fn(bytes, count) for every distinct pre-token, in no particular order.
   void ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const;
@@ -88,24 +71,106 @@ class CountingTable {
   static constexpr size_t kMaxShort = kMaxShortKey;
   // About 3 MB of slots, beyond a core's L2: below it prefetching costs more than it saves.
   static constexpr size_t kPrefetchFromSlots = size_t{1} << 17;
-  struct ShortKeyHash {
-    size_t operator()(const ShortKey& k) const {
-      // Abseil's mixing of the two words: measured faster here than a plain folded multiply,
-      // whose weaker low bits cost SwissTable more tag collisions.
-      return absl::Hash<std::pair<uint64_t, uint64_t>>{}({k.lo, k.hi});
-    }
-  };
+  ShortKeyCounts short_;
 
-  absl::flat_hash_map<ShortKey, uint64_t, ShortKeyHash, std::equal_to<ShortKey>,
-                      HugePageAllocator<std::pair<const ShortKey, uint64_t>>>
-      short_;
-  struct LongKeyHash {  // transparent: looks up by string_view without a copy
+  // The most frequent short pre-tokens' own table (see Batches), direct-mapped: a frequent
+  // pre-token whose slot a more frequent one took is counted in the table. Every key in it is
+  // in the table too; it only holds counts to add to theirs.
+  struct HotSlot {
+    ShortKey key;
+    uint64_t count;
+  };
+  static constexpr uint64_t kEmptyHi = ~uint64_t{0};  // no key has a length byte of 0xff
+  // 32,768 slots of 24 bytes (768 KB, in a core's 1 MB L2) for at most 16,384 of the most
+  // frequent pre-tokens (on web text, 74% of all).
+  static constexpr int kHotBits = 15;
+  static constexpr size_t kHotSlots = size_t{1} << kHotBits;
+  // Chosen from the counts so far at the first batch, again when the table holds this many
+  // short pre-tokens, and last at 16 times as many (the ranks at the top settle early).
+  static constexpr size_t kHotFirst = size_t{1} << 16;
+  static size_t HotIndex(const ShortKey& key) {
+    return static_cast<size_t>(((key.lo * 0x9E3779B97F4A7C15u) ^ (key.hi * 0xC2B2AE3D27D4EB4Fu)) >>
+                               (64 - kHotBits));
+  }
+  // The count of `key` in the small table.
+  uint64_t HotCount(const ShortKey& key) const {
+    if (hot_ == nullptr) return 0;
+    const HotSlot& slot = hot_[HotIndex(key)];
+    return slot.key == key ? slot.count : 0;
+  }
+  // Adds the small table's counts into the table, then fills it with the most frequent.
+  void ChooseHot();
+  // Adds the small table's counts into the table and drops it.
+  void FlushHot();
+  std::unique_ptr<HotSlot[]> hot_;
+  size_t hot_from_ = 0;  // short_.size() at which ChooseHot is next called
+  struct LongKeyHash {   // transparent: looks up by string_view without a copy
     using is_transparent = void;
     size_t operator()(absl::string_view s) const { return absl::Hash<absl::string_view>{}(s); }
   };
   absl::flat_hash_map<std::string, uint64_t, LongKeyHash, std::equal_to<>,
                       HugePageAllocator<std::pair<const std::string, uint64_t>>>
       long_;
+
+ public:
+  // Adds pre-tokens to a large table, a batch at a time; all have been added once it goes out
+  // of scope. Three things keep the misses of a table of hundreds of MB from queuing:
+  // - The most frequent pre-tokens (three quarters of web text) are counted in a small table
+  //   of their own, which stays in the caches. In the table they lie one per cache line
+  //   across all of it, and their lines keep leaving the caches (a probe in the small table
+  //   first did not pay: its hit-or-miss branch is taken at random, so it is a compare and
+  //   an add of 0 or 1).
+  // - The others are prefetched, and added kAhead misses later, so that about that many are
+  //   in flight at all times (a batch's own misses, four or so, were too few to overlap).
+  // - The table is a ShortKeyCounts: one line per lookup, where absl::flat_hash_map's
+  //   control bytes and slots were two (and its slot prefetch often the wrong line).
+  // Measured on web text: counting in 0.87 of the time (bench/RESULTS.md).
+  class Batches {
+   public:
+    static constexpr size_t kBatch = 16;
+    explicit Batches(CountingTable& table) : table_(table) {}
+    Batches(const Batches&) = delete;
+    Batches& operator=(const Batches&) = delete;
+    ~Batches() {
+      for (size_t k = pending_ > kAhead ? pending_ - kAhead : 0; k < pending_; ++k) {
+        ++table_.short_[ahead_[k % kAhead]];
+      }
+    }
+
+    // Adds each of tokens[0..n) once, n <= kBatch; they are bytes of a text readable up to
+    // `readable_end` (see PackShortKeyReadable).
+    void Add(const absl::string_view* tokens, size_t n, const char* readable_end) {
+      CountingTable& t = table_;
+      if (t.short_.size() >= t.hot_from_) t.ChooseHot();
+      ShortKey keys[kBatch];
+      size_t missed = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (tokens[i].size() > kMaxShort) {
+          ++t.long_[tokens[i]];
+          continue;
+        }
+        const ShortKey key = PackShortKeyReadable(tokens[i], readable_end);
+        HotSlot& slot = t.hot_[HotIndex(key)];
+        const bool hit = ((slot.key.lo ^ key.lo) | (slot.key.hi ^ key.hi)) == 0;
+        slot.count += hit;
+        keys[missed] = key;
+        missed += !hit;
+      }
+      for (size_t i = 0; i < missed; ++i) {
+        t.short_.Prefetch(keys[i]);
+        ShortKey& due = ahead_[pending_ % kAhead];
+        if (pending_ >= kAhead) ++t.short_[due];
+        due = keys[i];
+        ++pending_;
+      }
+    }
+
+   private:
+    static constexpr size_t kAhead = 32;
+    CountingTable& table_;
+    ShortKey ahead_[kAhead];  // the last kAhead misses (fewer at first), prefetched
+    uint64_t pending_ = 0;    // misses so far
+  };
 
  public:
   // A direct-mapped cache of recent short pre-tokens in front of the table while it is small,

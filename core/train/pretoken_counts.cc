@@ -33,8 +33,9 @@ template <typename Loop>
                                      const SpecialTokens& specials, CountingTable& counts,
                                      CountingTable::RecentCache* recent) {
   uint64_t seen = 0;
-  absl::string_view batch[CountingTable::kBatch];
+  absl::string_view batch[CountingTable::Batches::kBatch];
   const char* const end = text.data() + text.size();  // every token lies in text
+  std::optional<CountingTable::Batches> batches;      // made when the table first prefers them
   std::optional<CountingTable::RecentCache> own;
   if (recent == nullptr && text.size() >= kCacheFromBytes) recent = &own.emplace(counts);
   specials.Split(
@@ -51,16 +52,17 @@ template <typename Loop>
           });
           return;
         }
+        if (!batches) batches.emplace(counts);
         size_t n = 0;
         loop(piece, [&](absl::string_view token) {
           batch[n++] = token;
-          if (n == CountingTable::kBatch) {
-            counts.AddBatch(batch, n, end);
+          if (n == CountingTable::Batches::kBatch) {
+            batches->Add(batch, n, end);
             seen += n;
             n = 0;
           }
         });
-        counts.AddBatch(batch, n, end);
+        batches->Add(batch, n, end);
         seen += n;
       },
       [](size_t) {});

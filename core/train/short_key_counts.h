@@ -1,0 +1,126 @@
+// Counts by ShortKey, for the counting of a corpus with millions of distinct pre-tokens.
+//
+//   ShortKeyCounts counts;
+//   counts.Prefetch(key);  // some time before
+//   ++counts[key];
+//   counts.ForEach([](const ShortKey& key, uint64_t n) { ... });
+//
+// One array of {key, count} slots, probed linearly from a home slot: a lookup reads the one or
+// two cache lines its prefetch asked for. In absl::flat_hash_map the control bytes and the
+// slots are two arrays, so a lookup that misses the caches waits for two lines, and the
+// prefetch of the slot array fetches the first slot of the probed group, not the one found.
+// With a million distinct pre-tokens per worker nearly every such lookup goes to memory,
+// and the number of lines in flight is what bounds counting (bench/RESULTS.md).
+#ifndef BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
+#define BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/internal/huge_pages.h"
+#include "core/internal/short_key.h"
+
+namespace bpeforge::internal {
+
+class ShortKeyCounts {
+ public:
+  ShortKeyCounts() = default;
+  ShortKeyCounts(ShortKeyCounts&& other) noexcept { Swap(other); }
+  ShortKeyCounts& operator=(ShortKeyCounts&& other) noexcept {
+    ShortKeyCounts(std::move(other)).Swap(*this);
+    return *this;
+  }
+  ~ShortKeyCounts() { FreeMaybeHuge(slots_, capacity() * sizeof(Slot)); }
+
+  size_t size() const { return size_; }
+  size_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
+
+  // Starts fetching the line of `key`'s home slot.
+  void Prefetch(const ShortKey& key) const {
+    if (slots_ != nullptr) __builtin_prefetch(&slots_[Home(key)]);
+  }
+
+  // The count of `key`, added at 0 if absent.
+  uint64_t& operator[](const ShortKey& key) {
+    if (size_ >= grow_at_) Rehash(2 * capacity());
+    for (size_t i = Home(key);; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.key == key) return slot.count;
+      if (slot.key.hi == kEmpty) {
+        slot.key = key;
+        ++size_;
+        return slot.count;
+      }
+    }
+  }
+  // The count of `key`, or nullptr.
+  uint64_t* Find(const ShortKey& key) {
+    if (slots_ == nullptr) return nullptr;
+    for (size_t i = Home(key);; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.key == key) return &slot.count;
+      if (slot.key.hi == kEmpty) return nullptr;
+    }
+  }
+
+  // Makes room for `n` keys without a rehash.
+  void Reserve(size_t n) {
+    size_t want = kMinCapacity;
+    while (want / 4 * 3 < n) want *= 2;
+    if (want > capacity()) Rehash(want);
+  }
+
+  template <typename Fn>  // fn(const ShortKey&, uint64_t)
+  void ForEach(Fn fn) const {
+    for (size_t i = 0; i < capacity(); ++i) {
+      if (slots_[i].key.hi != kEmpty) fn(slots_[i].key, slots_[i].count);
+    }
+  }
+
+  // Removes the keys for which pred(key, count) holds (called once for each key). What is left
+  // goes into a table sized for it.
+  template <typename Pred>
+  void EraseIf(Pred pred) {
+    std::vector<std::pair<ShortKey, uint64_t>> kept;
+    ForEach([&](const ShortKey& key, uint64_t n) {
+      if (!pred(key, n)) kept.emplace_back(key, n);
+    });
+    ShortKeyCounts table;
+    table.Reserve(kept.size());
+    for (const auto& [key, n] : kept) table[key] = n;
+    Swap(table);
+  }
+
+ private:
+  struct Slot {
+    ShortKey key;
+    uint64_t count;
+  };
+  static constexpr uint64_t kEmpty = ~uint64_t{0};  // as key.hi: no key has length byte 0xff
+  static constexpr size_t kMinCapacity = 1024;
+
+  size_t Home(const ShortKey& key) const {
+    return static_cast<size_t>(((key.lo ^ (key.hi * 0x9E3779B97F4A7C15u)) * 0xBF58476D1CE4E5B9u) >>
+                               shift_);
+  }
+  void Rehash(size_t capacity);
+  void Swap(ShortKeyCounts& other) noexcept {
+    std::swap(slots_, other.slots_);
+    std::swap(mask_, other.mask_);
+    std::swap(shift_, other.shift_);
+    std::swap(size_, other.size_);
+    std::swap(grow_at_, other.grow_at_);
+  }
+
+  Slot* slots_ = nullptr;
+  size_t mask_ = 0;
+  int shift_ = 64;
+  size_t size_ = 0;
+  size_t grow_at_ = 0;  // at most three quarters full
+};
+
+}  // namespace bpeforge::internal
+
+#endif  // BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
