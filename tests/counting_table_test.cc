@@ -136,9 +136,10 @@ TEST(CountingTableTest, TablesFilledInBatchesCombine) {
   }
   for (const auto& [w, n] : Tally(c_words)) all[w] += n;
   EXPECT_EQ(both, all);
-  // The table that took the common counts is still counted into, in batches.
+  // Both tables are still counted into, in batches.
   AddInBatches(c_words, 7, a);
-  for (const auto& [w, n] : Tally(c_words)) all[w] += n;
+  AddInBatches(c_words, 8, b);
+  for (const auto& [w, n] : Tally(c_words)) all[w] += 2 * n;
   both = UnorderedContents(a);
   for (const auto& [w, n] : UnorderedContents(b)) both[w] += n;
   EXPECT_EQ(both, all);

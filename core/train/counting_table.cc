@@ -20,6 +20,7 @@ void CountingTable::FlushHot() {
     if (slot.key.hi != kEmptyHi && slot.count != 0) *short_.Find(slot.key) += slot.count;
   }
   hot_.reset();
+  hot_from_ = 0;  // chosen again at the next batch
 }
 
 void CountingTable::ChooseHot() {
@@ -33,8 +34,9 @@ void CountingTable::ChooseHot() {
   short_.ForEach([&](const ShortKey& key, uint64_t n) { by_count.emplace_back(n, key); });
   const size_t keep = std::min(kHotSlots / 2, by_count.size());
   auto more = [](const auto& a, const auto& b) { return a.first > b.first; };
-  if (keep > 0)
+  if (keep > 0) {
     std::nth_element(by_count.begin(), by_count.begin() + (keep - 1), by_count.end(), more);
+  }
   // In order of count, so that where two collide the more frequent takes the slot.
   std::sort(by_count.begin(), by_count.begin() + keep, more);
   hot_ = std::make_unique<HotSlot[]>(kHotSlots);

@@ -100,7 +100,7 @@ class CountingTable {
   }
   // Adds the small table's counts into the table, then fills it with the most frequent.
   void ChooseHot();
-  // Adds the small table's counts into the table and drops it.
+  // Adds the small table's counts into the table and drops it (the next batch chooses again).
   void FlushHot();
   std::unique_ptr<HotSlot[]> hot_;
   size_t hot_from_ = 0;  // short_.size() at which ChooseHot is next called
