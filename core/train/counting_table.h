@@ -88,10 +88,7 @@ class CountingTable {
   // Chosen from the counts so far at the first batch, again when the table holds this many
   // short pre-tokens, and last at 16 times as many (the ranks at the top settle early).
   static constexpr size_t kHotFirst = size_t{1} << 16;
-  static size_t HotIndex(const ShortKey& key) {
-    return static_cast<size_t>(((key.lo * 0x9E3779B97F4A7C15u) ^ (key.hi * 0xC2B2AE3D27D4EB4Fu)) >>
-                               (64 - kHotBits));
-  }
+  static size_t HotIndex(const ShortKey& key) { return ShortKeySlot(key, kHotBits); }
   // The count of `key` in the small table.
   uint64_t HotCount(const ShortKey& key) const {
     if (hot_ == nullptr) return 0;
