@@ -211,8 +211,8 @@ class Rewriter {
   std::vector<MergeChanges> changes_;  // one per part of a merge's words
 };
 
-// The pairs of words[ids[begin..end)), the indexed ones (if any) read through their index.
-PairTable CountPairs(const WordTable& words, const IndexedWords* indexed, size_t begin,
+// The pairs of words[ids[begin..end)), the indexed ones read through their index.
+PairTable CountPairs(const WordTable& words, const IndexedWords& indexed, size_t begin,
                      size_t end) {
   PairTable pairs;
   const std::vector<WordTable::WordId>& ids = words.ids();
@@ -221,12 +221,10 @@ PairTable CountPairs(const WordTable& words, const IndexedWords* indexed, size_t
     const uint32_t w = ids[k];
     const uint32_t* s = words.symbols(w);
     uint32_t n = words.length(w);
-    if (indexed != nullptr) {
-      if (auto it = indexed->find(w); it != indexed->end()) {
-        symbols = it->second.Symbols(s);
-        s = symbols.data();
-        n = static_cast<uint32_t>(symbols.size());
-      }
+    if (auto it = indexed.find(w); it != indexed.end()) {
+      symbols = it->second.Symbols(s);
+      s = symbols.data();
+      n = static_cast<uint32_t>(symbols.size());
     }
     const auto f = static_cast<int64_t>(words.count(w));
     for (uint32_t i = 0; i + 1 < n; ++i) {
@@ -238,8 +236,9 @@ PairTable CountPairs(const WordTable& words, const IndexedWords* indexed, size_t
   return pairs;
 }
 
-// The pairs of all words, counted in parts at once.
-PairTable CountPairs(const WordTable& words, const IndexedWords* indexed,
+// The pairs of all words, counted in parts at once (the count again, when the best pair falls
+// below the tracked floor; the first count is CountBytePairs).
+PairTable CountPairs(const WordTable& words, const IndexedWords& indexed,
                      const Parallelism& parallelism) {
   const size_t n = words.size(), workers = Workers(parallelism);
   if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, indexed, 0, n);
@@ -286,6 +285,7 @@ PairTable CountBytePairs(const WordTable& words, const Parallelism& parallelism)
       const uint32_t w = ids[k];
       const uint32_t* s = words.symbols(w);
       const uint32_t length = words.length(w);
+      const auto f = static_cast<int64_t>(words.count(w));
       for (uint32_t i = 0; i + 1 < length; ++i) {
         const size_t pair = s[i] << 8 | s[i + 1];
         Tally& t = tally[pair];
@@ -293,7 +293,7 @@ PairTable CountBytePairs(const WordTable& words, const Parallelism& parallelism)
           t.last = w;
           fn(pair, t, w);
         }
-        t.count += static_cast<int64_t>(words.count(w));
+        t.count += f;
       }
     }
   };
@@ -391,7 +391,7 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
       std::optional<PairKey> best = queue.PopMax(current_count);
       if (tracked_from > 1 && (!best || current_count(*best) < tracked_from)) {
         tracked_from = 1;
-        keep(CountPairs(words, &rewriter.indexed(), parallelism));
+        keep(CountPairs(words, rewriter.indexed(), parallelism));
         best = queue.PopMax(current_count);
       }
       if (!best) break;
