@@ -173,6 +173,32 @@ TEST(TokenizerTest, IdsOutOfMergeOrderEncodeByRank) {
   }
 }
 
+// Joins of two tokens ranked below 1,024 are read from a dense table, the others from a map.
+// Merges of bytes that UTF-8 never holds (0xc0, 0xc1, 0xf5-0xff) come first here, so that the
+// trained merges are all ranked past 1,024 and most joins go through the map.
+TEST(TokenizerTest, RanksPastTheDenseTableEncodeAsNaive) {
+  const TrainedVocab t = TrainOn(TrainingText(), 700, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
+  std::vector<std::string> unused = {"\xc0", "\xc1"};
+  for (int b = 0xf5; b <= 0xff; ++b) unused.emplace_back(1, static_cast<char>(b));
+  Merges merges;
+  for (const std::string& a : unused) {
+    for (const std::string& b : unused) merges.emplace_back(a, b);
+  }
+  for (size_t i = 0; merges.size() < 900; ++i) {
+    merges.emplace_back(merges[i].first + merges[i].second, unused[i % unused.size()]);
+  }
+  Vocab vocab = t.vocab;
+  for (const Merge& m : merges) vocab.push_back(m.first + m.second);
+  merges.insert(merges.end(), t.merges.begin(), t.merges.end());
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const NaiveEncoder naive(vocab, merges, {}, Pattern::kGpt2);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    const std::string text = testing::RandomText(seed, {300, {}, true});
+    ASSERT_EQ(tok->Encode(text), naive.Encode(text)) << "seed " << seed;
+  }
+}
+
 // 256 bytes plus a few merges, so tests can name ids.
 Tokenizer SmallTokenizer(const std::vector<std::string>& specials) {
   Merges merges = {{"a", "b"}, {"ab", "c"}, {" ", "ab"}};

@@ -20,7 +20,7 @@ constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
 constexpr size_t kLongPiece = 64;
 // Only pre-tokens up to this size are cached, so the cache's memory stays bounded.
 constexpr size_t kMaxCachedPiece = 64;
-// The joins of tokens with ids below this are in a dense table (Tokenizer::dense_joins_).
+// The joins of tokens ranked below this are in a dense table (Tokenizer::dense_joins_).
 // Measured on web text, one thread: sides of 512, 1,024 and 2,048 encode in 0.90, 0.91 and
 // 0.88 of the time, the same within the noise; 1,024 (4 MB) covers 72% of the joins.
 constexpr size_t kDenseJoinSide = 1024;
@@ -116,7 +116,9 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
     if (it == by_bytes.end()) {
       return absl::InvalidArgumentError(absl::StrFormat("vocab lacks the single byte 0x%02x", b));
     }
-    t.encoder_.try_emplace(byte, Entry{0, it->second});  // a single byte is never a pair
+    // A single byte is never a pair, so its rank is never compared: the byte itself names it
+    // apart from the merges' tokens (JoinRanks).
+    t.encoder_.try_emplace(byte, Entry{static_cast<uint32_t>(b), it->second});
   }
   for (size_t i = 0; i < merges.size(); ++i) {
     const auto& [left, right] = merges[i];
@@ -199,20 +201,26 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   // Every piece starts as single bytes joined pairwise, so these two small tables answer the
   // most frequent lookups without hashing.
   t.byte_ids_.resize(256);
+  t.byte_ranks_.resize(256);
   t.byte_pairs_.assign(256 * 256, kNotAToken);
-  t.rank_of_id_.assign(t.decoder_.size(), kNoRank);
+  uint32_t rank_limit = 0;
+  for (const auto& [bytes, entry] : t.encoder_) rank_limit = std::max(rank_limit, entry.rank + 1);
+  t.id_of_rank_.assign(rank_limit, 0);
   for (const auto& [bytes, entry] : t.encoder_) {
     const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
-    if (bytes.size() == 1) t.byte_ids_[b[0]] = entry.id;
+    if (bytes.size() == 1) {
+      t.byte_ids_[b[0]] = entry.id;
+      t.byte_ranks_[b[0]] = entry.rank;
+    }
     if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
-    t.rank_of_id_[entry.id] = entry.rank;
+    t.id_of_rank_[entry.rank] = entry.id;
   }
-  // Only short pieces merge by id, so only tokens that fit in one need their cuts: a longer
+  // Only short pieces merge by rank, so only tokens that fit in one need their cuts: a longer
   // token would cost its length squared in hashing (a one-letter file's vocabulary has tokens
-  // of megabytes). A pair of ids names one token (the bytes of both, joined), so each cut is
+  // of megabytes). A pair of ranks names one token (the bytes of both, joined), so each cut is
   // written once, into the dense table or the map.
-  t.dense_side_ = static_cast<TokenId>(std::min<size_t>(t.decoder_.size(), kDenseJoinSide));
-  t.dense_joins_.assign(size_t{t.dense_side_} * t.dense_side_, 0);
+  t.dense_side_ = std::min<uint32_t>(rank_limit, kDenseJoinSide);
+  t.dense_joins_.assign(size_t{t.dense_side_} * t.dense_side_, kNoRank);
   for (const auto& [bytes, entry] : t.encoder_) {
     if (bytes.size() > kLongPiece) continue;
     for (size_t cut = 1; cut < bytes.size(); ++cut) {
@@ -220,11 +228,11 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
       if (left == t.encoder_.end()) continue;
       auto right = t.encoder_.find(absl::string_view(bytes).substr(cut));
       if (right == t.encoder_.end()) continue;
-      const TokenId l = left->second.id, r = right->second.id;
+      const uint32_t l = left->second.rank, r = right->second.rank;
       if (l < t.dense_side_ && r < t.dense_side_) {
-        t.dense_joins_[size_t{l} * t.dense_side_ + r] = entry.id + 1;
+        t.dense_joins_[size_t{l} * t.dense_side_ + r] = entry.rank;
       } else {
-        t.joins_.try_emplace(uint64_t{l} << 32 | r, entry);
+        t.joins_.try_emplace(uint64_t{l} << 32 | r, entry.rank);
       }
     }
   }
@@ -323,41 +331,41 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
   }
 }
 
-// tiktoken's byte_pair_merge on ids: `pair` of part i is the token that parts i and i+1 make
-// joined (its rank and id). Each round joins the leftmost pair of lowest rank. The parts are
-// written field by field into a plain array: building each in a temporary and copying it stalls
-// on store forwarding.
+// tiktoken's byte_pair_merge on ranks: part i is a token's rank and the rank of the token that
+// parts i and i+1 make joined (JoinRanks). Each round joins the leftmost pair of lowest rank.
+// The parts are written field by field into a plain array: building each in a temporary and
+// copying it stalls on store forwarding.
 void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) const {
   struct Part {
-    TokenId id;
-    Entry pair;
+    uint32_t token;
+    uint32_t pair;
   };
   Part parts[kLongPiece];
   const auto* bytes = reinterpret_cast<const unsigned char*>(piece.data());
   size_t n = piece.size();
   for (size_t i = 0; i + 1 < n; ++i) {
-    parts[i].id = byte_ids_[bytes[i]];
-    parts[i].pair = byte_pairs_[bytes[i] * 256 + bytes[i + 1]];
+    parts[i].token = byte_ranks_[bytes[i]];
+    parts[i].pair = byte_pairs_[bytes[i] * 256 + bytes[i + 1]].rank;
   }
-  parts[n - 1].id = byte_ids_[bytes[n - 1]];
-  parts[n - 1].pair = kNotAToken;
+  parts[n - 1].token = byte_ranks_[bytes[n - 1]];
+  parts[n - 1].pair = kNoRank;
   while (true) {
     size_t best = 0;
     uint32_t min_rank = kNoRank;
     for (size_t i = 0; i + 1 < n; ++i) {
-      if (parts[i].pair.rank < min_rank) {
-        min_rank = parts[i].pair.rank;
+      if (parts[i].pair < min_rank) {
+        min_rank = parts[i].pair;
         best = i;
       }
     }
     if (min_rank == kNoRank) break;
-    parts[best].id = parts[best].pair.id;
+    parts[best].token = min_rank;
     std::copy(parts + best + 2, parts + n, parts + best + 1);
     --n;
-    parts[best].pair = best + 1 < n ? Join(parts[best].id, parts[best + 1].id) : kNotAToken;
-    if (best > 0) parts[best - 1].pair = Join(parts[best - 1].id, parts[best].id);
+    parts[best].pair = best + 1 < n ? JoinRanks(min_rank, parts[best + 1].token) : kNoRank;
+    if (best > 0) parts[best - 1].pair = JoinRanks(parts[best - 1].token, min_rank);
   }
-  for (size_t i = 0; i < n; ++i) out->push_back(parts[i].id);
+  for (size_t i = 0; i < n; ++i) out->push_back(id_of_rank_[parts[i].token]);
 }
 
 // The same merges in O(n log n): parts form a linked list (a part is named by its start), and

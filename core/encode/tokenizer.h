@@ -165,14 +165,16 @@ class Tokenizer {
   // The token `bytes` (two bytes or more), or kNotAToken.
   Entry Find(absl::string_view bytes) const;
   uint32_t RankOf(absl::string_view bytes) const { return Find(bytes).rank; }
-  // The token that tokens `left` and `right` make joined, or kNotAToken.
-  Entry Join(TokenId left, TokenId right) const {
+  // Inside a short piece's merge a token is named by its rank, which is as unique as its bytes
+  // (a single byte's rank is never a pair's, see Create): the joined token's rank is then the
+  // pair's rank and the next lookup's key at once, and its id is read once, at the end.
+  // The rank of the token that tokens ranked `left` and `right` make joined, or UINT32_MAX.
+  uint32_t JoinRanks(uint32_t left, uint32_t right) const {
     if (left < dense_side_ && right < dense_side_) {
-      const TokenId joined = dense_joins_[size_t{left} * dense_side_ + right];
-      return joined == 0 ? kNotAToken : Entry{rank_of_id_[joined - 1], joined - 1};
+      return dense_joins_[size_t{left} * dense_side_ + right];
     }
     auto it = joins_.find(uint64_t{left} << 32 | right);
-    return it == joins_.end() ? kNotAToken : it->second;
+    return it == joins_.end() ? UINT32_MAX : it->second;
   }
   TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
   void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
@@ -182,19 +184,20 @@ class Tokenizer {
   std::string custom_regex_;
   EntryMap encoder_;                  // the mergeable tokens: bytes -> rank, id
   std::vector<Entry> byte_pairs_;     // the two-byte tokens, by 256 * first + second
+  std::vector<uint32_t> byte_ranks_;  // the single bytes' ranks
   std::vector<TokenId> byte_ids_;     // the single bytes
   std::vector<std::string> decoder_;  // id -> bytes; "" where no token has the id
-  // Every way to cut a mergeable token into two: (left id << 32 | right id) -> the token,
-  // except those in dense_joins_. Merging inside a pre-token looks its pairs up by id, not by
-  // hashing joined bytes.
-  absl::flat_hash_map<uint64_t, Entry> joins_;
-  // The joins of two tokens with ids below dense_side_ (at most 1,024: GPT-2's low ids are its
-  // bytes and first merges, and 72% of the joins web text asks for), at left * dense_side_ +
-  // right: the id joined plus one, or 0. One load from 4 MB, where the map above loads a control
-  // group and then a slot; the rank is rank_of_id_'s, for every mergeable token's id.
-  TokenId dense_side_ = 0;
-  std::vector<TokenId> dense_joins_;
-  std::vector<uint32_t> rank_of_id_;
+  // Every way to cut a mergeable token into two: (left rank << 32 | right rank) -> the token's
+  // rank, except those in dense_joins_. Merging inside a pre-token looks its pairs up by rank,
+  // not by hashing joined bytes.
+  absl::flat_hash_map<uint64_t, uint32_t> joins_;
+  // The joins of two tokens ranked below dense_side_ (at most 1,024: the bytes and the first
+  // merges, 72% of the joins GPT-2 on web text asks for), at left * dense_side_ + right: the
+  // rank joined, or kNoRank. One load from 4 MB, where the map above loads a control group and
+  // then a slot.
+  uint32_t dense_side_ = 0;
+  std::vector<uint32_t> dense_joins_;
+  std::vector<TokenId> id_of_rank_;  // for every mergeable token's rank
   SpecialTokens specials_;
   std::vector<TokenId> special_ids_;
   std::unique_ptr<const PreTokenizer> pretokenizer_;
