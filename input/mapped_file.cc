@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -174,6 +175,19 @@ void MappedFile::Release(size_t offset, size_t length) const {
   size_t end = (offset + length) / page * page;
   if (offset + length == size_) end = offset + length;
   if (end > begin) madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
+
+bool MappedFile::WillNeed(size_t offset, size_t length) const {
+  if (data_ == nullptr || length == 0 || !owned_.empty() || offset >= size_) return true;
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t begin = offset / page * page;
+  const size_t end = std::min(offset + length, size_);
+  return madvise(const_cast<char*>(data_) + begin, end - begin, MADV_WILLNEED) == 0;
+}
+
+bool MappedFile::ReadAhead(bool on) const {
+  if (data_ == nullptr || !owned_.empty() || size_ == 0) return true;
+  return madvise(const_cast<char*>(data_), size_, on ? MADV_SEQUENTIAL : MADV_RANDOM) == 0;
 }
 
 }  // namespace bpeforge::internal

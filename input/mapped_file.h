@@ -30,6 +30,17 @@ class MappedFile {
   // corpus larger than memory streams through without piling up in the resident set.
   void Release(size_t offset, size_t length) const;
 
+  // Asks the kernel to start reading [offset, offset + length) into the page cache now, without
+  // waiting for it, so that a worker finds its next chunk there (a no-op for a file read whole).
+  // False if the kernel refused the advice; the file reads the same either way.
+  bool WillNeed(size_t offset, size_t length) const;
+
+  // Whether the kernel should read ahead of page faults (the default, for reading the file
+  // through) or read only the pages touched (for looking at a few bytes here and there, as
+  // finding the chunks' cuts does: with read-ahead, a cold file was read whole, on one thread,
+  // before any counting began). False if the kernel refused the advice.
+  bool ReadAhead(bool on) const;
+
   // An error if the file shrank or changed size since it was mapped. Reading a mapped page
   // past the new end raises SIGBUS, which would kill the process: a handler installed by Open
   // puts a page of zeros there instead, so the work goes on, and this call reports it. Every

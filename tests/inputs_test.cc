@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "input/byte_source.h"
+#include "input/mapped_file.h"
 #include "parallel/train.h"
 #include "tests/compression.h"
 #include "tests/test_util.h"
@@ -18,6 +19,7 @@ namespace {
 using testing::Gzip;
 using testing::RunCli;
 using testing::TempDir;
+using testing::WriteFile;
 using testing::Xz;
 using testing::Zstd;
 
@@ -48,6 +50,26 @@ Merges TrainOn(const std::string& path, size_t chunk, int threads) {
   absl::StatusOr<TrainResult> r = Train(options);
   EXPECT_TRUE(r.ok()) << r.status();
   return r.ok() ? r->trained.merges : Merges{};
+}
+
+// Read-ahead advice is only a hint, but the kernel must take it for any range of the file:
+// aligning the start to a page and stopping at the file's end is the caller's job. The bytes
+// read stay the same.
+TEST(InputsTest, ReadAheadAdviceIsTakenForAnyRange) {
+  TempDir dir;
+  const std::string path = dir.File("text.txt");
+  const std::string text = testing::RandomText(1, {6000, {}, true});
+  ASSERT_GT(text.size(), 3u * 4096);
+  WriteFile(path, text);
+  absl::StatusOr<MappedFile> file = MappedFile::Open(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_TRUE(file->ReadAhead(false));
+  EXPECT_TRUE(file->WillNeed(1, 10));
+  EXPECT_TRUE(file->WillNeed(4095, 8000));
+  EXPECT_TRUE(file->WillNeed(text.size() - 1, size_t{1} << 24));  // far past the end
+  EXPECT_TRUE(file->WillNeed(text.size(), 100));                  // nothing left to read
+  EXPECT_TRUE(file->ReadAhead(true));
+  EXPECT_EQ(file->data(), text);
 }
 
 TEST(InputsTest, CompressedFilesTrainLikeTheirText) {
