@@ -111,6 +111,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
           chunk->begin = pos;
           chunk->starts_file = pos == 0;
           chunk->end = NextChunkEnd(text, pos, specials, target, pattern);
+          in.mapped.WillNeed(chunk->end, target + 1);
           stats.input.largest_piece_bytes =
               std::max<uint64_t>(stats.input.largest_piece_bytes, chunk->end - chunk->begin);
           pos = chunk->end;
