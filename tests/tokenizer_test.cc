@@ -218,6 +218,20 @@ TEST(TokenizerTest, MergesByRank) {
   EXPECT_EQ(tok.Encode(""), std::vector<TokenId>{});
 }
 
+// "abcd" is a token, made of "ab" and "cd", but merging its bytes joins "bc" first and then
+// finds no pair to join. As in tiktoken, a pre-token that is a token is that token all the same.
+TEST(TokenizerTest, PreTokenThatMergingDoesNotMakeIsStillItsToken) {
+  Merges merges = {{"b", "c"}, {"a", "b"}, {"c", "d"}, {"ab", "cd"}};
+  Vocab vocab;
+  for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
+  for (const Merge& m : merges) vocab.push_back(m.first + m.second);  // ids 256 to 259
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  EXPECT_EQ(tok->Encode("abcd"), (std::vector<TokenId>{259}));
+  EXPECT_EQ(tok->Encode("abcde"), (std::vector<TokenId>{'a', 256, 'd', 'e'}));
+  EXPECT_EQ(tok->Encode("ab cd"), (std::vector<TokenId>{257, ' ', 258}));
+}
+
 // A one-letter file trains tokens of megabytes; building the tokenizer must not cost their
 // lengths squared (it once hashed every cut of every token: hours for this vocabulary).
 TEST(TokenizerTest, TokensOfMegabytesLoadAndEncode) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -198,6 +199,10 @@ class Tokenizer {
   uint32_t dense_side_ = 0;
   std::vector<uint32_t> dense_joins_;
   std::vector<TokenId> id_of_rank_;  // for every mergeable token's rank
+  // The mergeable tokens of up to kLongPiece bytes that merging their bytes does not make (a
+  // vocabulary can hold them: "abcd" from "ab" + "cd" where "bc" ranks first). GPT-2's, cl100k's
+  // and o200k's have none.
+  absl::flat_hash_set<std::string> unmerged_tokens_;
   SpecialTokens specials_;
   std::vector<TokenId> special_ids_;
   std::unique_ptr<const PreTokenizer> pretokenizer_;
