@@ -27,6 +27,12 @@ constexpr size_t kDenseJoinSide = 1024;
 // How far past the vocabulary a special token's given id may lie.
 constexpr size_t kMaxSpecialIdGap = 1024;
 
+#if defined(__GNUC__) && !defined(__clang__)
+#define BPEFORGE_NO_MEMMOVE_IDIOM [[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#else
+#define BPEFORGE_NO_MEMMOVE_IDIOM
+#endif
+
 uint64_t NextSerial() {
   static std::atomic<uint64_t> serial{0};
   return ++serial;
@@ -351,8 +357,10 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
 // tiktoken's byte_pair_merge on ranks: part i is a token's rank and the rank of the token that
 // parts i and i+1 make joined (JoinRanks). Each round joins the leftmost pair of lowest rank.
 // The parts are written field by field into a plain array: building each in a temporary and
-// copying it stalls on store forwarding.
-void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) const {
+// copying it stalls on store forwarding. GCC would make the shift after a join a call of
+// memmove, which for the few parts moved costs more than the loop.
+BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
+                                                     std::vector<TokenId>* out) const {
   struct Part {
     uint32_t token;
     uint32_t pair;
@@ -377,7 +385,7 @@ void Tokenizer::MergeShort(absl::string_view piece, std::vector<TokenId>* out) c
     }
     if (min_rank == kNoRank) break;
     parts[best].token = min_rank;
-    std::copy(parts + best + 2, parts + n, parts + best + 1);
+    for (size_t i = best + 1; i + 1 < n; ++i) parts[i] = parts[i + 1];
     --n;
     parts[best].pair = best + 1 < n ? JoinRanks(min_rank, parts[best + 1].token) : kNoRank;
     if (best > 0) parts[best - 1].pair = JoinRanks(parts[best - 1].token, min_rank);
