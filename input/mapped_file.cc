@@ -119,8 +119,8 @@ absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
   file.size_ = static_cast<size_t>(st.st_size);
   void* p = mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, file.fd_, 0);
   if (p == MAP_FAILED) return ErrnoStatus(errno, "cannot map", path);
-  madvise(p, file.size_, MADV_SEQUENTIAL);
   file.data_ = static_cast<const char*>(p);
+  file.ReadAhead(true);
   file.guard_slot_ = GuardMapping(file.data_, file.size_);
   return file;
 }
