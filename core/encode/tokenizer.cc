@@ -204,11 +204,11 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   for (const SpecialToken& s : specials) texts.push_back(s.text);
   t.specials_ = SpecialTokens(texts);
   for (const std::string& s : t.specials_.tokens()) t.special_ids_.push_back(ids[s]);
-  // Every piece starts as single bytes joined pairwise, so these two small tables answer the
+  // Every piece starts as single bytes joined pairwise, so these small tables answer the
   // most frequent lookups without hashing.
   t.byte_ids_.resize(256);
   t.byte_ranks_.resize(256);
-  t.byte_pairs_.assign(256 * 256, kNotAToken);
+  t.pair_ranks_.assign(256 * 256, kNoRank);
   uint32_t rank_limit = 0;
   for (const auto& [bytes, entry] : t.encoder_) rank_limit = std::max(rank_limit, entry.rank + 1);
   t.id_of_rank_.assign(rank_limit, 0);
@@ -218,7 +218,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
       t.byte_ids_[b[0]] = entry.id;
       t.byte_ranks_[b[0]] = entry.rank;
     }
-    if (bytes.size() == 2) t.byte_pairs_[b[0] * 256 + b[1]] = entry;
+    if (bytes.size() == 2) t.pair_ranks_[b[0] * 256 + b[1]] = entry.rank;
     t.id_of_rank_[entry.rank] = entry.id;
   }
   // Only short pieces merge by rank, so only tokens that fit in one need their cuts: a longer
@@ -333,13 +333,13 @@ void Tokenizer::EncodePreToken(absl::string_view piece, const char* readable_end
   if (short_piece) cache->InsertShort(key, absl::MakeConstSpan(*out).subspan(before));
 }
 
-Tokenizer::Entry Tokenizer::Find(absl::string_view bytes) const {
+uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
   if (bytes.size() == 2) {
-    return byte_pairs_[static_cast<unsigned char>(bytes[0]) * 256 +
+    return pair_ranks_[static_cast<unsigned char>(bytes[0]) * 256 +
                        static_cast<unsigned char>(bytes[1])];
   }
   auto it = encoder_.find(bytes);
-  return it == encoder_.end() ? kNotAToken : it->second;
+  return it == encoder_.end() ? kNoRank : it->second.rank;
 }
 
 void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const {
@@ -370,7 +370,7 @@ BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
   size_t n = piece.size();
   for (size_t i = 0; i + 1 < n; ++i) {
     parts[i].token = byte_ranks_[bytes[i]];
-    parts[i].pair = byte_pairs_[bytes[i] * 256 + bytes[i + 1]].rank;
+    parts[i].pair = pair_ranks_[bytes[i] * 256 + bytes[i + 1]];
   }
   parts[n - 1].token = byte_ranks_[bytes[n - 1]];
   parts[n - 1].pair = kNoRank;

@@ -162,10 +162,8 @@ class Tokenizer {
 
   Tokenizer() = default;
   static absl::StatusOr<Tokenizer> Finish(Tokenizer t, const std::vector<SpecialToken>& specials);
-  static constexpr Entry kNotAToken = {UINT32_MAX, 0};
-  // The token `bytes` (two bytes or more), or kNotAToken.
-  Entry Find(absl::string_view bytes) const;
-  uint32_t RankOf(absl::string_view bytes) const { return Find(bytes).rank; }
+  // The rank of the token `bytes` (two bytes or more), or UINT32_MAX.
+  uint32_t RankOf(absl::string_view bytes) const;
   // Inside a short piece's merge a token is named by its rank, which is as unique as its bytes
   // (a single byte's rank is never a pair's, see Create): the joined token's rank is then the
   // pair's rank and the next lookup's key at once, and its id is read once, at the end.
@@ -184,7 +182,7 @@ class Tokenizer {
   Pattern pattern_ = Pattern::kGpt2;
   std::string custom_regex_;
   EntryMap encoder_;                  // the mergeable tokens: bytes -> rank, id
-  std::vector<Entry> byte_pairs_;     // the two-byte tokens, by 256 * first + second
+  std::vector<uint32_t> pair_ranks_;  // the two-byte tokens' ranks, by 256 * first + second
   std::vector<uint32_t> byte_ranks_;  // the single bytes' ranks
   std::vector<TokenId> byte_ids_;     // the single bytes
   std::vector<std::string> decoder_;  // id -> bytes; "" where no token has the id
