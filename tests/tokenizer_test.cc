@@ -131,6 +131,32 @@ TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
   }
 }
 
+// Enough distinct words for the cache's far table to be made (EncodeCache::kFarAfterMisses) and
+// then to be read: the third pass finds most words gone from the front and in the far table.
+TEST_P(AgreementTest, FarTableGivesTheNaiveIds) {
+  const auto [pattern, layout] = GetParam();
+  const TrainedVocab t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  std::string text;
+  const size_t kWords = EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses + 30000;
+  for (size_t i = 0; i < kWords; ++i) {
+    text += ' ';
+    // Letters of i in base 13 (the letters of the training text's words), at least four, so
+    // that most words merge into four ids or more, more than the front keeps.
+    for (size_t k = i, n = 0; k > 0 || n < 4; k /= 13, ++n) text += "etaoinshrdlcu"[k % 13];
+  }
+  const std::vector<TokenId> expected =
+      NaiveEncoder(t.vocab, t.merges, {kEot}, pattern).Encode(text);
+  EncodeCache cache;
+  for (int pass = 0; pass < 3; ++pass) {
+    std::vector<TokenId> ids;
+    tok->Encode(text, &cache, &ids);
+    ASSERT_EQ(ids, expected) << "pass " << pass;
+    EXPECT_TRUE(cache.has_far()) << "pass " << pass;
+  }
+}
+
 TEST_P(AgreementTest, LongPreTokensUseTheSameMerges) {
   const auto [pattern, layout] = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 600, layout, {}, pattern);
@@ -373,6 +399,49 @@ TEST(EncodeCacheTest, ShortFrontKeepsWhatItHoldsWhenItGrows) {
   out.clear();  // the last key inserted, after growing
   ASSERT_TRUE(cache.FindShort(others.back(), &out));
   EXPECT_EQ(out, std::vector<TokenId>{TokenId(others.size() - 1)});
+}
+
+// Misses of `count` distinct keys, each found missing first (as the encoder does).
+void Miss(EncodeCache& cache, uint32_t first, uint32_t count) {
+  std::vector<TokenId> out;
+  for (uint32_t i = first; i < first + count; ++i) {
+    const ShortKey key = PackShortKey(absl::StrCat("m", i));
+    ASSERT_FALSE(cache.FindShort(key, &out));
+    ASSERT_FALSE(cache.FindFar(key, &out));
+    cache.CountLookups(1);
+    cache.InsertShort(key, std::vector<TokenId>{i, i, i, i, i});
+  }
+}
+
+TEST(EncodeCacheTest, FarTableIsMadeWhereTheFrontMissesOften) {
+  EncodeCache cache;
+  Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses - 1);
+  EXPECT_FALSE(cache.has_far());
+  Miss(cache, 1u << 24, 2);
+  ASSERT_TRUE(cache.has_far());
+  // Five ids, more than the front keeps, are in the far table; a hit there is copied to the
+  // front only where its ids fit.
+  std::vector<TokenId> out;
+  const ShortKey last = PackShortKey(absl::StrCat("m", (1u << 24) + 1));
+  EXPECT_FALSE(cache.FindShort(last, &out));
+  ASSERT_TRUE(cache.FindFar(last, &out));
+  EXPECT_EQ(out, std::vector<TokenId>(5, (1u << 24) + 1));
+  const ShortKey few = PackShortKey("few");
+  cache.InsertShort(few, std::vector<TokenId>{1, 2});
+  out.clear();
+  ASSERT_TRUE(cache.FindFar(few, &out));
+  EXPECT_EQ(out, (std::vector<TokenId>{1, 2}));
+}
+
+TEST(EncodeCacheTest, NoFarTableWhereTheFrontSeldomMisses) {
+  EncodeCache cache;
+  Miss(cache, 0, EncodeCache::kGrowAfterMisses);
+  // Nine lookups for each miss: the front misses less than one in eight.
+  for (int round = 0; round < 3; ++round) {
+    cache.CountLookups(uint64_t{8} * EncodeCache::kFarAfterMisses);
+    Miss(cache, (round + 1) << 20, EncodeCache::kFarAfterMisses);
+    EXPECT_FALSE(cache.has_far()) << "round " << round;
+  }
 }
 
 TEST(EncodeCacheTest, StandsAsideWhileFewLookupsHitThenTriesAgain) {

@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/internal/huge_pages.h"
 #include "core/internal/short_key.h"
 #include "core/internal/types.h"
 #include "core/pretokenize/pretokenizer.h"
@@ -50,7 +51,10 @@ class EncodeCache {
   // In front of the rest: a direct-mapped table of recent short pre-tokens (short_key.h) with
   // up to three ids inline, whatever the hit rate. A hit costs two loads, a multiply and a
   // compare, where the path behind it hashes the bytes and probes the vocabulary (the whole
-  // tokens: most pre-tokens of English) and then this cache's map.
+  // tokens: most pre-tokens of English) and then this cache's map. Behind the front, once
+  // it has grown and kFarAfterMisses more pre-tokens have missed it, the far table: the same
+  // for 2^kFarBits pre-tokens of up to 11 ids, one cache line each. It is larger than the
+  // caches, so a lookup in it pays only if Prefetch asked for its line some pre-tokens before.
   bool FindShort(const ShortKey& key, std::vector<TokenId>* out) const {
     if (short_ == nullptr) return false;
     const ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
@@ -60,8 +64,26 @@ class EncodeCache {
     for (uint32_t i = 0; i < slot.size; ++i) out->push_back(slot.ids[i]);
     return true;
   }
-  // Keeps up to three ids of `key` (a miss of FindShort), in place of what its slot held.
+  // Keeps the ids of `key` (a miss of FindShort) in the front (up to three) and the far table,
+  // in place of what their slots held.
   void InsertShort(const ShortKey& key, absl::Span<const TokenId> ids);
+  // Behind FindShort: a hit is copied into the front too.
+  bool FindFar(const ShortKey& key, std::vector<TokenId>* out);
+  // Starts fetching the far table's slot of `key` if the front lacks it.
+  void Prefetch(const ShortKey& key) const {
+    if (far_ == nullptr) return;
+    const ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
+    if (slot.size != 0 && slot.key == key) return;
+    const FarSlot* far = &far_[FarSlotOf(key)];
+    // GCC 12 at -O3 drops a __builtin_prefetch behind this test; an empty asm that takes its
+    // address keeps it.
+    asm("" : : "r"(far));
+    __builtin_prefetch(far);
+  }
+  bool has_far() const { return far_ != nullptr; }
+  // Counts `n` lookups of short pre-tokens (FindShort), for the choice of the far table. The
+  // encoder's loop adds them up after each text: a count in FindShort slowed the hits there.
+  void CountLookups(uint64_t n) { short_lookups_ += n; }
 
   // The front starts at 4,096 slots of 32 bytes (128 KB, in L2) and grows to 65,536 (2 MB)
   // once 16,384 pre-tokens have missed it, keeping what it holds: web text's pre-tokens hit 72%
@@ -70,6 +92,15 @@ class EncodeCache {
   // (bench/RESULTS.md).
   static constexpr int kSmallShortBits = 12, kLargeShortBits = 16;
   static constexpr uint32_t kGrowAfterMisses = 1 << 14;
+  // 2^20 slots of 64 bytes: 64 MB, made after a few MB of web text. Of web text's pre-tokens
+  // that miss the front, 56% find their ids there, and web text encodes in 0.86 of the time
+  // (bench/RESULTS.md).
+  static constexpr int kFarBits = 20;
+  static constexpr uint32_t kFarAfterMisses = 1 << 18;
+  // ... and only if at least this share of the lookups missed the front meanwhile (web text:
+  // 28%). Where the front seldom misses (TinyStories-like text: 3%), the ring the pre-tokens
+  // wait in costs more than the far table saves (bench/RESULTS.md); the count starts again.
+  static constexpr uint32_t kFarFromMissShare = 8;  // 1/8
 
   static constexpr uint32_t kWindow = 1 << 13;      // lookups whose hit rate decides
   static constexpr uint32_t kStandAside = 1 << 17;  // lookups passed over when it is low
@@ -83,12 +114,24 @@ class EncodeCache {
     TokenId ids[3];
     uint32_t size;  // 0: empty
   };
+  struct alignas(64) FarSlot {
+    ShortKey key;
+    uint32_t size;  // 0: empty
+    TokenId ids[11];
+  };
+  static constexpr size_t kFarBytes = sizeof(FarSlot) << kFarBits;
+  struct FreeFar {
+    void operator()(FarSlot* p) const { FreeMaybeHuge(p, kFarBytes); }
+  };
   // Moves the front's entries into one of kLargeShortBits.
   void GrowShort();
+  static size_t FarSlotOf(const ShortKey& key) { return ShortKeySlot(key, kFarBits); }
 
   std::unique_ptr<ShortSlot[]> short_;  // made at the first insert
   int short_bits_ = kSmallShortBits;
   uint32_t short_misses_ = 0;
+  uint64_t short_lookups_ = 0;
+  std::unique_ptr<FarSlot[], FreeFar> far_;  // zeroed pages, made by InsertShort
   size_t max_entries_;
   uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
   absl::flat_hash_map<std::string, Slice> index_;
@@ -176,6 +219,15 @@ class Tokenizer {
     return it == joins_.end() ? UINT32_MAX : it->second;
   }
   TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
+  // EncodePreToken, the key of a short piece packed already (`key` is null for a long one or
+  // without a cache).
+  void EncodePacked(absl::string_view piece, const ShortKey* key, EncodeCache* cache,
+                    std::vector<TokenId>* out) const;
+  // EncodeOrdinary with the pre-tokenizer's loop `loop`: a function per loop (WithLoop).
+  template <typename Loop>
+  static void EncodeOrdinaryWith(Loop loop, const Tokenizer& tokenizer, absl::string_view text,
+                                 EncodeCache* cache, std::vector<TokenId>* out);
+  class WaitingRing;  // pre-tokens on their way to EncodePacked while far slots are fetched
   void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
   void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
 
