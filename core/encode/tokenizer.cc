@@ -314,9 +314,9 @@ void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
 }
 
 // With the far table, each pre-token waits kLag places in a ring before it is encoded: a short
-// one the front lacks has its far slot fetched meanwhile. Its steps are calls, not a second copy
-// of each pre-tokenizer's loop: with that copy GCC stopped inlining push_back into the hits of
-// the front (code growth), and TinyStories-like text encoded in 1.2 times the time.
+// one has its slots in the front and the far table fetched meanwhile. Its steps are calls, not a
+// second copy of each pre-tokenizer's loop: with that copy GCC stopped inlining push_back into the
+// hits of the front (code growth), and TinyStories-like text encoded in 1.2 times the time.
 class Tokenizer::WaitingRing {
  public:
   WaitingRing(const Tokenizer& tokenizer, EncodeCache* cache, const char* readable_end,

@@ -69,16 +69,14 @@ class EncodeCache {
   void InsertShort(const ShortKey& key, absl::Span<const TokenId> ids);
   // Behind FindShort: a hit is copied into the front too.
   bool FindFar(const ShortKey& key, std::vector<TokenId>* out);
-  // Starts fetching the far table's slot of `key` if the front lacks it.
+  // Starts fetching the front's and the far table's slots of `key`, without looking whether the
+  // front holds it: that test would wait on the front's slot (2 MB, beyond L2), and encoding
+  // web text took 0.83 of the time without it (bench/RESULTS.md). GCC 12 at -O3 also dropped a
+  // __builtin_prefetch placed behind that test.
   void Prefetch(const ShortKey& key) const {
     if (far_ == nullptr) return;
-    const ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
-    if (slot.size != 0 && slot.key == key) return;
-    const FarSlot* far = &far_[FarSlotOf(key)];
-    // GCC 12 at -O3 drops a __builtin_prefetch behind this test; an empty asm that takes its
-    // address keeps it.
-    asm("" : : "r"(far));
-    __builtin_prefetch(far);
+    __builtin_prefetch(&short_[ShortKeySlot(key, short_bits_)]);
+    __builtin_prefetch(&far_[FarSlotOf(key)]);
   }
   bool has_far() const { return far_ != nullptr; }
   // Counts `n` lookups of short pre-tokens (FindShort), for the choice of the far table. The
@@ -93,8 +91,7 @@ class EncodeCache {
   static constexpr int kSmallShortBits = 12, kLargeShortBits = 16;
   static constexpr uint32_t kGrowAfterMisses = 1 << 14;
   // 2^20 slots of 64 bytes: 64 MB, made after a few MB of web text. Of web text's pre-tokens
-  // that miss the front, 56% find their ids there, and web text encodes in 0.86 of the time
-  // (bench/RESULTS.md).
+  // that miss the front, 56% find their ids there (bench/RESULTS.md).
   static constexpr int kFarBits = 20;
   static constexpr uint32_t kFarAfterMisses = 1 << 18;
   // ... and only if at least this share of the lookups missed the front meanwhile (web text:
