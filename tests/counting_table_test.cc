@@ -190,30 +190,76 @@ TEST(CountingTableTest, OneCacheAcrossManyTextsLosesNoCount) {
   EXPECT_EQ(Contents(counter), expected);
 }
 
-// A token with 16 readable bytes after its start is packed by loads and masks, one near the
-// end of its text byte by byte: both must give the same key, whatever bytes follow it. The
-// cache of recent pre-tokens (which packs that way) holds some counts until it goes out of
-// scope; thousands of distinct keys collide in its slots.
+// A token with 16 (32 for one of 16 to 31 bytes) readable bytes after its start is packed by
+// loads and masks, one near the end of its text byte by byte: both must give the same key,
+// whatever bytes follow it. The cache of recent pre-tokens and the batches (which pack that
+// way) hold some counts until they go out of scope; thousands of distinct keys collide in the
+// cache's slots.
 TEST(CountingTableTest, TokensReadPastTheirEndGiveTheKeysOfExactReads) {
   std::mt19937_64 rng(13);
   CountingTable counter;
   std::map<std::string, uint64_t> expected;
   auto cache = std::make_unique<CountingTable::RecentCache>(counter);
-  for (int i = 0; i < 20000; ++i) {
-    const size_t len = rng() % 20;
+  auto batches = std::make_unique<CountingTable::Batches>(counter);
+  for (int i = 0; i < 40000; ++i) {
+    const size_t len = rng() % 40;
     std::string w;
     for (size_t j = 0; j < len; ++j) w.push_back("a\0\xff b"[rng() % 5]);
     std::string text = w;
-    const size_t after = rng() % 20;  // readable bytes after the token: often fewer than 16
+    const size_t after = rng() % 40;  // readable bytes after the token: often fewer than 32
     for (size_t j = 0; j < after; ++j) text.push_back(static_cast<char>(rng()));
-    cache->Add(absl::string_view(text).substr(0, len), text.data() + text.size());
-    counter.Add(absl::string_view(text).substr(0, len), text.data() + text.size());
-    counter.Add(absl::string_view(text).substr(0, len));
-    expected[w] += 3;
+    const absl::string_view token = absl::string_view(text).substr(0, len);
+    const char* end = text.data() + text.size();
+    cache->Add(token, end);
+    counter.Add(token, end);
+    counter.Add(token);
+    batches->Add(&token, 1, end);
+    expected[w] += 4;
   }
   cache.reset();
+  batches.reset();
   EXPECT_EQ(Contents(counter), expected);
   EXPECT_EQ(counter.size(), expected.size());
+}
+
+// Tokens of 16 to 31 bytes have a table of their own: a hundred thousand distinct ones (and
+// short and longer ones among them), counted in batches into two tables and combined, give the
+// counts of a plain map.
+TEST(CountingTableTest, MediumTokensCountAndCombineLikeAPlainMap) {
+  auto words_of = [](uint64_t seed, int n) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::string> words;
+    for (int i = 0; i < n; ++i) {
+      std::string w(1 + rng() % 40, ' ');
+      for (char& c : w) c = static_cast<char>('a' + rng() % 3);  // many share long prefixes
+      words.push_back(std::move(w));
+    }
+    return words;
+  };
+  const std::vector<std::string> a_words = words_of(31, 300000), b_words = words_of(32, 200000);
+  CountingTable a, b;
+  AddInBatches(a_words, 33, a);
+  AddInBatches(b_words, 34, b);
+  Tallies all = Tally(a_words);
+  for (const auto& [w, n] : Tally(b_words)) all[w] += n;
+  ASSERT_GT(std::count_if(all.begin(), all.end(),
+                          [](const auto& e) {
+                            return e.first.size() > kMaxShortKey && e.first.size() <= kMaxMediumKey;
+                          }),
+            100000);
+  EXPECT_EQ(UnorderedContents(a), Tally(a_words));
+  b.MoveCommonInto(a);
+  Tallies both = UnorderedContents(a);
+  for (const auto& [w, n] : UnorderedContents(b)) {
+    EXPECT_EQ(both.count(w), 0u) << w;
+    both[w] += n;
+  }
+  EXPECT_EQ(both, all);
+  CountingTable c;
+  c.MergeFrom(a);
+  c.MergeFrom(b);
+  EXPECT_EQ(UnorderedContents(c), all);
+  EXPECT_EQ(c.size(), all.size());
 }
 
 // The benchmarks' counting-free pass sees exactly the pre-tokens that counting sees.

@@ -1,6 +1,7 @@
 // A pre-token of at most 15 bytes packed into two words: the bytes, and the length in the top
 // byte. Counting and encoding look such keys up by value (no allocation, no pointer chase,
-// a two-word compare); almost every pre-token of real text is this short.
+// a two-word compare); almost every pre-token of real text is this short. Counting packs those
+// of 16 to 31 bytes the same way into a MediumKey of four words.
 //
 //   ShortKey k = PackShortKey("hello");           // reads only the 5 bytes
 //   ShortKey r = PackShortKeyReadable(token, end);  // two loads, if 16 bytes are readable
@@ -79,6 +80,46 @@ inline absl::string_view UnpackShortKey(const ShortKey& k, char* buf) {
   std::memcpy(buf, &k.lo, 8);
   std::memcpy(buf + 8, &k.hi, 8);
   return absl::string_view(buf, static_cast<size_t>(k.hi >> 56));
+}
+
+// A pre-token of 16 to 31 bytes (any up to 31 fits), four words as ShortKey's two: web text's
+// URLs, long words and runs of digits or punctuation, 1% of its pre-tokens but 5% of the
+// distinct ones, which counting would otherwise hold as strings in a map (bench/RESULTS.md).
+inline constexpr size_t kMaxMediumKey = 31;
+
+struct MediumKey {
+  uint64_t w[4];  // bytes 0..30; the length in the top byte of w[3]
+  bool operator==(const MediumKey& o) const {
+    return ((w[0] ^ o.w[0]) | (w[1] ^ o.w[1]) | (w[2] ^ o.w[2]) | (w[3] ^ o.w[3])) == 0;
+  }
+};
+
+// Packs 0..31 bytes without reading outside them.
+inline MediumKey PackMediumKey(absl::string_view s) {
+  MediumKey k{{0, 0, 0, 0}};
+  std::memcpy(k.w, s.data(), s.size());
+  k.w[3] |= static_cast<uint64_t>(s.size()) << 56;
+  return k;
+}
+
+// PackMediumKey's key, read with four loads and masks when the 32 bytes from s.data() are
+// below `readable_end`.
+inline MediumKey PackMediumKeyReadable(absl::string_view s, const char* readable_end) {
+  using short_key_internal::Load64;
+  using short_key_internal::LowBytes;
+  if (readable_end - s.data() < 32) return PackMediumKey(s);
+  const size_t n = s.size();
+  MediumKey k;
+  for (size_t i = 0; i < 4; ++i)
+    k.w[i] = Load64(s.data() + 8 * i) & LowBytes(n > 8 * i ? n - 8 * i : 0);
+  k.w[3] |= static_cast<uint64_t>(n) << 56;
+  return k;
+}
+
+// The bytes of a key, written into `buf` (32 bytes).
+inline absl::string_view UnpackMediumKey(const MediumKey& k, char* buf) {
+  std::memcpy(buf, k.w, 32);
+  return absl::string_view(buf, static_cast<size_t>(k.w[3] >> 56));
 }
 
 // A cheap index into a direct-mapped table of 2^bits slots (a multiply; good enough where a

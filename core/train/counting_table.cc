@@ -10,6 +10,9 @@ void CountingTable::ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)>
   char buf[16];
   short_.ForEach(
       [&](const ShortKey& key, uint64_t n) { fn(UnpackShortKey(key, buf), n + HotCount(key)); });
+  char medium_buf[32];
+  medium_.ForEach(
+      [&](const MediumKey& key, uint64_t n) { fn(UnpackMediumKey(key, medium_buf), n); });
   for (const auto& [key, n] : long_) fn(key, n);
 }
 
@@ -57,18 +60,23 @@ void CountingTable::MoveCommonInto(CountingTable& other) {
       return true;
     });
   };
-  short_.EraseIf([&other](const ShortKey& key, uint64_t n) {
-    uint64_t* there = other.short_.Find(key);
-    if (there == nullptr) return false;
-    *there += n;
-    return true;
-  });
+  auto move_common_packed = [](auto& from, auto& to) {
+    from.EraseIf([&to](const auto& key, uint64_t n) {
+      uint64_t* there = to.Find(key);
+      if (there == nullptr) return false;
+      *there += n;
+      return true;
+    });
+  };
+  move_common_packed(short_, other.short_);
+  move_common_packed(medium_, other.medium_);
   move_common(long_, other.long_);
 }
 
 void CountingTable::MergeFrom(const CountingTable& other) {
   other.short_.ForEach(
       [&](const ShortKey& key, uint64_t n) { short_[key] += n + other.HotCount(key); });
+  other.medium_.ForEach([&](const MediumKey& key, uint64_t n) { medium_[key] += n; });
   for (const auto& [key, n] : other.long_) long_[key] += n;
 }
 

@@ -3,7 +3,8 @@
 //
 // Almost every pre-token is at most 15 bytes, so those are packed into a 16-byte key (bytes
 // plus length) held inline in a ShortKeyCounts: no allocation, no pointer chase and a cheap
-// compare per pre-token. Longer ones go to an absl::flat_hash_map keyed by string.
+// compare per pre-token. Those of 16 to 31 bytes are packed into 32 bytes the same way
+// (MediumKeyCounts); longer ones go to an absl::flat_hash_map keyed by string.
 #ifndef BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
 #define BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
 
@@ -29,7 +30,7 @@ class CountingTable {
     if (token.size() <= kMaxShort) {
       short_[PackShortKey(token)] += n;
     } else {
-      long_[token] += n;
+      AddLonger(token, n);
     }
   }
 
@@ -40,7 +41,7 @@ class CountingTable {
     if (token.size() <= kMaxShort) {
       short_[PackShortKeyReadable(token, readable_end)] += 1;
     } else {
-      long_[token] += 1;
+      AddLonger(token, 1);
     }
   }
 
@@ -54,7 +55,7 @@ class CountingTable {
   class RecentCache;  // below
 
   // (The frequent pre-tokens are in the table too: the small table only holds counts.)
-  size_t size() const { return short_.size() + long_.size(); }
+  size_t size() const { return short_.size() + medium_.size() + long_.size(); }
   // Makes room for `n` distinct short pre-tokens, so that adding them never rehashes.
   void Reserve(size_t n) { short_.Reserve(n); }
 
@@ -69,9 +70,19 @@ class CountingTable {
 
  private:
   static constexpr size_t kMaxShort = kMaxShortKey;
+  static constexpr size_t kMaxMedium = kMaxMediumKey;
   // About 3 MB of slots, beyond a core's L2: below it prefetching costs more than it saves.
   static constexpr size_t kPrefetchFromSlots = size_t{1} << 17;
+  // A token longer than kMaxShort.
+  void AddLonger(absl::string_view token, uint64_t n) {
+    if (token.size() <= kMaxMedium) {
+      medium_[PackMediumKey(token)] += n;
+    } else {
+      long_[token] += n;
+    }
+  }
   ShortKeyCounts short_;
+  MediumKeyCounts medium_;
 
   // The most frequent short pre-tokens' own table (see Batches), direct-mapped: a frequent
   // pre-token whose slot a more frequent one took is counted in the table. Every key in it is
@@ -132,6 +143,10 @@ class CountingTable {
       for (size_t k = pending_ > kAhead ? pending_ - kAhead : 0; k < pending_; ++k) {
         ++table_.short_[ahead_[k % kAhead]];
       }
+      for (size_t k = medium_pending_ > kMediumAhead ? medium_pending_ - kMediumAhead : 0;
+           k < medium_pending_; ++k) {
+        ++table_.medium_[medium_ahead_[k % kMediumAhead]];
+      }
     }
 
     // Adds each of tokens[0..n) once, n <= kBatch; they are bytes of a text readable up to
@@ -143,7 +158,7 @@ class CountingTable {
       size_t missed = 0;
       for (size_t i = 0; i < n; ++i) {
         if (tokens[i].size() > kMaxShort) {
-          ++t.long_[tokens[i]];
+          AddLonger(tokens[i], readable_end);
           continue;
         }
         const ShortKey key = PackShortKeyReadable(tokens[i], readable_end);
@@ -163,10 +178,30 @@ class CountingTable {
     }
 
    private:
+    // A token longer than kMaxShort: one of kMaxMedium bytes or fewer is prefetched too, and
+    // added kMediumAhead such tokens later (on web text one pre-token in a hundred, each most
+    // often new: 0.35-0.6 s of a 1 GB count went to the map of strings, bench/RESULTS.md).
+    void AddLonger(absl::string_view token, const char* readable_end) {
+      CountingTable& t = table_;
+      if (token.size() > kMaxMedium) {
+        ++t.long_[token];
+        return;
+      }
+      const MediumKey key = PackMediumKeyReadable(token, readable_end);
+      t.medium_.Prefetch(key);
+      MediumKey& due = medium_ahead_[medium_pending_ % kMediumAhead];
+      if (medium_pending_ >= kMediumAhead) ++t.medium_[due];
+      due = key;
+      ++medium_pending_;
+    }
+
     static constexpr size_t kAhead = 32;
+    static constexpr size_t kMediumAhead = 8;
     CountingTable& table_;
-    ShortKey ahead_[kAhead];  // the last kAhead misses (fewer at first), prefetched
-    uint64_t pending_ = 0;    // misses so far
+    ShortKey ahead_[kAhead];                // the last kAhead misses (fewer at first), prefetched
+    uint64_t pending_ = 0;                  // misses so far
+    MediumKey medium_ahead_[kMediumAhead];  // the same for tokens of up to kMaxMedium bytes
+    uint64_t medium_pending_ = 0;
   };
 
  public:
@@ -190,7 +225,7 @@ class CountingTable {
     // stopped inlining it once counting had a loop per built-in pattern).
     [[gnu::always_inline]] void Add(absl::string_view token, const char* readable_end) {
       if (token.size() > kMaxShort) {
-        table_.long_[token] += 1;
+        table_.AddLonger(token, 1);
         return;
       }
       const ShortKey key = PackShortKeyReadable(token, readable_end);

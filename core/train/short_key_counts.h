@@ -1,4 +1,5 @@
-// Counts by ShortKey, for the counting of a corpus with millions of distinct pre-tokens.
+// Counts by packed key (ShortKey, MediumKey), for the counting of a corpus with millions of
+// distinct pre-tokens.
 //
 //   ShortKeyCounts counts;
 //   counts.Prefetch(key);  // some time before
@@ -24,31 +25,59 @@
 
 namespace bpeforge::internal {
 
-class ShortKeyCounts {
+// What the table needs of a key: a hash, and a last word that no key holds while empty (the
+// length byte 0xff, above any length).
+template <typename Key>
+struct PackedKeyTraits;
+template <>
+struct PackedKeyTraits<ShortKey> {
+  static uint64_t Hash(const ShortKey& k) {
+    return (k.lo ^ (k.hi * 0x9E3779B97F4A7C15u)) * 0xBF58476D1CE4E5B9u;
+  }
+  static uint64_t& Last(ShortKey& k) { return k.hi; }
+  static uint64_t Last(const ShortKey& k) { return k.hi; }
+};
+template <>
+struct PackedKeyTraits<MediumKey> {
+  static uint64_t Hash(const MediumKey& k) {
+    return ((k.w[0] ^ (k.w[1] * 0x9E3779B97F4A7C15u)) + (k.w[2] ^ (k.w[3] * 0xC2B2AE3D27D4EB4Fu))) *
+           0xBF58476D1CE4E5B9u;
+  }
+  static uint64_t& Last(MediumKey& k) { return k.w[3]; }
+  static uint64_t Last(const MediumKey& k) { return k.w[3]; }
+};
+
+template <typename Key>
+class PackedKeyCounts {
  public:
-  ShortKeyCounts() = default;
-  ShortKeyCounts(ShortKeyCounts&& other) noexcept { Swap(other); }
-  ShortKeyCounts& operator=(ShortKeyCounts&& other) noexcept {
-    ShortKeyCounts(std::move(other)).Swap(*this);
+  PackedKeyCounts() = default;
+  PackedKeyCounts(PackedKeyCounts&& other) noexcept { Swap(other); }
+  PackedKeyCounts& operator=(PackedKeyCounts&& other) noexcept {
+    PackedKeyCounts(std::move(other)).Swap(*this);
     return *this;
   }
-  ~ShortKeyCounts() { FreeMaybeHuge(slots_, capacity() * sizeof(Slot)); }
+  ~PackedKeyCounts() { FreeMaybeHuge(slots_, capacity() * sizeof(Slot)); }
 
   size_t size() const { return size_; }
   size_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
 
-  // Starts fetching the line of `key`'s home slot.
-  void Prefetch(const ShortKey& key) const {
-    if (slots_ != nullptr) __builtin_prefetch(&slots_[Home(key)]);
+  // Starts fetching the line(s) of `key`'s home slot.
+  void Prefetch(const Key& key) const {
+    if (slots_ == nullptr) return;
+    const Slot* slot = &slots_[Home(key)];
+    __builtin_prefetch(slot);
+    // A slot of more than half a line may end in the next one.
+    if constexpr (sizeof(Slot) > 32)
+      __builtin_prefetch(reinterpret_cast<const char*>(slot + 1) - 1);
   }
 
   // The count of `key`, added at 0 if absent.
-  uint64_t& operator[](const ShortKey& key) {
+  uint64_t& operator[](const Key& key) {
     if (size_ >= grow_at_) Rehash(2 * capacity());
     for (size_t i = Home(key);; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (slot.key == key) return slot.count;
-      if (slot.key.hi == kEmpty) {
+      if (Traits::Last(slot.key) == kEmpty) {
         slot.key = key;
         ++size_;
         return slot.count;
@@ -56,12 +85,12 @@ class ShortKeyCounts {
     }
   }
   // The count of `key`, or nullptr.
-  uint64_t* Find(const ShortKey& key) {
+  uint64_t* Find(const Key& key) {
     if (slots_ == nullptr) return nullptr;
     for (size_t i = Home(key);; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (slot.key == key) return &slot.count;
-      if (slot.key.hi == kEmpty) return nullptr;
+      if (Traits::Last(slot.key) == kEmpty) return nullptr;
     }
   }
 
@@ -72,10 +101,10 @@ class ShortKeyCounts {
     if (want > capacity()) Rehash(want);
   }
 
-  template <typename Fn>  // fn(const ShortKey&, uint64_t)
+  template <typename Fn>  // fn(const Key&, uint64_t)
   void ForEach(Fn fn) const {
     for (size_t i = 0; i < capacity(); ++i) {
-      if (slots_[i].key.hi != kEmpty) fn(slots_[i].key, slots_[i].count);
+      if (Traits::Last(slots_[i].key) != kEmpty) fn(slots_[i].key, slots_[i].count);
     }
   }
 
@@ -83,30 +112,28 @@ class ShortKeyCounts {
   // goes into a table sized for it.
   template <typename Pred>
   void EraseIf(Pred pred) {
-    std::vector<std::pair<ShortKey, uint64_t>> kept;
-    ForEach([&](const ShortKey& key, uint64_t n) {
+    std::vector<std::pair<Key, uint64_t>> kept;
+    ForEach([&](const Key& key, uint64_t n) {
       if (!pred(key, n)) kept.emplace_back(key, n);
     });
-    ShortKeyCounts table;
+    PackedKeyCounts table;
     table.Reserve(kept.size());
     for (const auto& [key, n] : kept) table[key] = n;
     Swap(table);
   }
 
  private:
+  using Traits = PackedKeyTraits<Key>;
   struct Slot {
-    ShortKey key;
+    Key key;
     uint64_t count;
   };
-  static constexpr uint64_t kEmpty = ~uint64_t{0};  // as key.hi: no key has length byte 0xff
+  static constexpr uint64_t kEmpty = ~uint64_t{0};  // as the last word: no key has length 0xff
   static constexpr size_t kMinCapacity = 1024;
 
-  size_t Home(const ShortKey& key) const {
-    return static_cast<size_t>(((key.lo ^ (key.hi * 0x9E3779B97F4A7C15u)) * 0xBF58476D1CE4E5B9u) >>
-                               shift_);
-  }
+  size_t Home(const Key& key) const { return static_cast<size_t>(Traits::Hash(key) >> shift_); }
   void Rehash(size_t capacity);
-  void Swap(ShortKeyCounts& other) noexcept {
+  void Swap(PackedKeyCounts& other) noexcept {
     std::swap(slots_, other.slots_);
     std::swap(mask_, other.mask_);
     std::swap(shift_, other.shift_);
@@ -120,6 +147,11 @@ class ShortKeyCounts {
   size_t size_ = 0;
   size_t grow_at_ = 0;  // at most three quarters full
 };
+
+extern template class PackedKeyCounts<ShortKey>;
+extern template class PackedKeyCounts<MediumKey>;
+using ShortKeyCounts = PackedKeyCounts<ShortKey>;
+using MediumKeyCounts = PackedKeyCounts<MediumKey>;
 
 }  // namespace bpeforge::internal
 
