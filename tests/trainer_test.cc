@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -290,29 +291,38 @@ std::vector<std::pair<std::string, uint64_t>> WordsOf(const WordTable& table) {
 }
 
 TEST(TrainerTest, WordTableFromWorkersTablesEqualsTheOneFromSummedCounts) {
-  // Three workers' tables sharing many pre-tokens, short (packed) and long, and one-byte ones,
-  // which are distinct pre-tokens but no words.
-  std::mt19937 rng(3);
-  std::vector<CountingTable> tables(3);
-  PreTokenCounts sum;
-  for (size_t t = 0; t < tables.size(); ++t) {
-    for (int i = 0; i < 5000 * static_cast<int>(t + 1); ++i) {
-      std::string token(1 + rng() % 24, 'a');
-      for (char& c : token) c = static_cast<char>('a' + rng() % 3);
-      const uint64_t n = 1 + rng() % 5;
-      tables[t].Add(token, n);
-      sum[token] += n;
+  // Three workers' tables sharing many pre-tokens, short (packed), medium and long, and one-byte
+  // ones, which are distinct pre-tokens but no words. The tables are copied in parts by one to
+  // four workers (one after the other here; training with threads runs them at once, as in
+  // ThreadAndChunkInvariance).
+  for (size_t workers : {1, 2, 4}) {
+    std::mt19937 rng(3);
+    std::vector<CountingTable> tables(3);
+    PreTokenCounts sum;
+    for (size_t t = 0; t < tables.size(); ++t) {
+      for (int i = 0; i < 5000 * static_cast<int>(t + 1); ++i) {
+        std::string token(1 + rng() % 40, 'a');
+        for (char& c : token) c = static_cast<char>('a' + rng() % 3);
+        const uint64_t n = 1 + rng() % 5;
+        tables[t].Add(token, n);
+        sum[token] += n;
+      }
     }
+    Parallelism parallelism;
+    parallelism.workers = workers;
+    parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+      for (size_t i = n; i > 0; --i) task(i - 1);  // any order
+    };
+    uint64_t distinct = 0;
+    absl::StatusOr<WordTable> from_tables = MakeWordTable(tables, &distinct, parallelism);
+    absl::StatusOr<WordTable> from_sum = MakeWordTable({&sum});
+    ASSERT_TRUE(from_tables.ok() && from_sum.ok());
+    EXPECT_EQ(distinct, sum.size());
+    EXPECT_TRUE(tables.empty());
+    const auto words = WordsOf(*from_tables);
+    EXPECT_EQ(words, WordsOf(*from_sum)) << workers << " workers";
+    EXPECT_EQ(words.size() + 3, sum.size());  // "a", "b" and "c" hold no pair
   }
-  uint64_t distinct = 0;
-  absl::StatusOr<WordTable> from_tables = MakeWordTable(tables, &distinct);
-  absl::StatusOr<WordTable> from_sum = MakeWordTable({&sum});
-  ASSERT_TRUE(from_tables.ok() && from_sum.ok());
-  EXPECT_EQ(distinct, sum.size());
-  EXPECT_TRUE(tables.empty());
-  const auto words = WordsOf(*from_tables);
-  EXPECT_EQ(words, WordsOf(*from_sum));
-  EXPECT_EQ(words.size() + 3, sum.size());  // "a", "b" and "c" hold no pair
 }
 
 TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {

@@ -7,9 +7,18 @@
 namespace bpeforge::internal {
 
 void CountingTable::ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const {
+  ForEachInPart(0, 1, fn);
+}
+
+void CountingTable::ForEachInPart(size_t part, size_t parts,
+                                  absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const {
+  // The short keys' slots are cut into `parts` runs; the few longer pre-tokens go to the last.
   char buf[16];
-  short_.ForEach(
+  const size_t slots = short_.capacity();
+  short_.ForEachInSlots(
+      slots * part / parts, slots * (part + 1) / parts,
       [&](const ShortKey& key, uint64_t n) { fn(UnpackShortKey(key, buf), n + HotCount(key)); });
+  if (part + 1 < parts) return;
   char medium_buf[32];
   medium_.ForEach(
       [&](const MediumKey& key, uint64_t n) { fn(UnpackMediumKey(key, medium_buf), n); });

@@ -61,6 +61,10 @@ class CountingTable {
 
   // Calls fn(bytes, count) for every distinct pre-token, in no particular order.
   void ForEach(absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const;
+  // ForEach for the part-th of `parts` stretches of the table (part < parts): the parts, one
+  // after the other, call fn as ForEach does, in its order. Parts may be read at once.
+  void ForEachInPart(size_t part, size_t parts,
+                     absl::FunctionRef<void(absl::string_view, uint64_t)> fn) const;
 
   // Adds every count of `other` to this one.
   void MergeFrom(const CountingTable& other);

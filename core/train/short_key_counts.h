@@ -103,7 +103,12 @@ class PackedKeyCounts {
 
   template <typename Fn>  // fn(const Key&, uint64_t)
   void ForEach(Fn fn) const {
-    for (size_t i = 0; i < capacity(); ++i) {
+    ForEachInSlots(0, capacity(), fn);
+  }
+  // ForEach for the keys in slots [begin, end) (end <= capacity()), in slot order.
+  template <typename Fn>
+  void ForEachInSlots(size_t begin, size_t end, Fn fn) const {
+    for (size_t i = begin; i < end; ++i) {
       if (Traits::Last(slots_[i].key) != kEmpty) fn(slots_[i].key, slots_[i].count);
     }
   }

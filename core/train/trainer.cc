@@ -1,6 +1,8 @@
 #include "core/train/trainer.h"
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/internal/status_macros.h"
@@ -24,29 +26,62 @@ absl::Status ValidateTrainerConfig(const TrainerConfig& config) {
 
 namespace {
 
-// Copies every pre-token of two bytes or more (one byte holds no pair) that `for_each(fn)`
-// passes to fn(bytes, count) into a word table sized by a first pass.
-template <typename ForEach>
-absl::StatusOr<WordTable> CopyWords(const ForEach& for_each, const Parallelism& parallelism) {
-  size_t words = 0, bytes = 0, longest = 0;
-  for_each([&](absl::string_view word, uint64_t) {
-    words += word.size() > 1;
-    bytes += word.size();
-    longest = std::max(longest, word.size());
+// Copies every pre-token of two bytes or more (one byte holds no pair) into a word table:
+// for_each_in(part, fn) passes fn(bytes, count) for the pre-tokens of one of `parts` parts. The
+// parts are sized first, then copied, each into its own stretch of the table, by the workers
+// of `parallelism` at once (on web text one thread took 0.3 s to copy 4.2 million words); the
+// words lie in the order of the parts.
+template <typename ForEachIn>
+absl::StatusOr<WordTable> CopyWords(size_t parts, const ForEachIn& for_each_in,
+                                    const Parallelism& parallelism) {
+  auto run = [&](const std::function<void(size_t)>& task) {
+    if (parallelism.run && parallelism.workers > 1 && parts > 1) {
+      parallelism.run(parts, task);
+    } else {
+      for (size_t part = 0; part < parts; ++part) task(part);
+    }
+  };
+  struct Size {
+    size_t words = 0, bytes = 0, longest = 0;
+  };
+  std::vector<Size> sizes(parts + 1);  // sizes[part + 1]; then where each part starts
+  run([&](size_t part) {
+    Size& size = sizes[part + 1];
+    for_each_in(part, [&](absl::string_view word, uint64_t) {
+      if (word.size() < 2) return;
+      ++size.words;
+      size.bytes += word.size();
+      size.longest = std::max(size.longest, word.size());
+    });
   });
+  size_t longest = 0;
+  for (size_t part = 1; part <= parts; ++part) {
+    longest = std::max(longest, sizes[part].longest);
+    sizes[part].words += sizes[part - 1].words;
+    sizes[part].bytes += sizes[part - 1].bytes;
+  }
+  const size_t words = sizes[parts].words, bytes = sizes[parts].bytes;
   if (longest >= IndexedWord::kGoneBit) {
     return absl::ResourceExhaustedError(
         absl::StrCat("a pre-token of ", longest, " bytes is longer than the ",
                      IndexedWord::kGoneBit - 1, " that training supports"));
   }
+  if (words * WordTable::Units(0) + bytes > WordTable::kMaxUnits) {
+    return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
+  }
   WordTable table;
   table.Reserve(words, bytes);
   table.FaultIn(parallelism);
-  bool fits = true;
-  for_each([&](absl::string_view word, uint64_t n) {
-    if (word.size() > 1) fits = fits && table.Add(word, n);
+  table.Resize(words, bytes);
+  run([&](size_t part) {
+    size_t i = sizes[part].words;
+    size_t at = i * WordTable::Units(0) + sizes[part].bytes;
+    for_each_in(part, [&](absl::string_view word, uint64_t n) {
+      if (word.size() < 2) return;
+      table.Put(i++, at, word, n);
+      at += WordTable::Units(word.size());
+    });
   });
-  if (!fits) return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
   return table;
 }
 
@@ -54,10 +89,9 @@ absl::StatusOr<WordTable> CopyWords(const ForEach& for_each, const Parallelism& 
 
 absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts) {
   return CopyWords(
-      [&](const auto& fn) {
-        for (const PreTokenCounts* c : counts) {
-          for (const auto& [word, n] : *c) fn(word, n);
-        }
+      counts.size(),
+      [&](size_t part, const auto& fn) {
+        for (const auto& [word, n] : *counts[part]) fn(word, n);
       },
       Parallelism());
 }
@@ -81,9 +115,12 @@ absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint
   }
   const size_t used = std::min<size_t>(tables.size(), 2);
   for (size_t t = 0; t < used; ++t) *distinct += tables[t].size();
+  // Each table in as many parts as there are workers.
+  const size_t per_table = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
   absl::StatusOr<WordTable> words = CopyWords(
-      [&](const auto& fn) {
-        for (size_t t = 0; t < used; ++t) tables[t].ForEach(fn);
+      used * per_table,
+      [&](size_t part, const auto& fn) {
+        tables[part / per_table].ForEachInPart(part % per_table, per_table, fn);
       },
       parallelism);
   tables.clear();

@@ -38,6 +38,25 @@ class WordTable {
     ids_.reserve(words);
     arena_.reserve(words * kHeader + bytes);
   }
+  // Filling by several writers at once: Resize to `words` words of `bytes` bytes in all, then
+  // Put each word once, the i-th at arena unit `at`, where the words before it end (Units).
+  // Units left unwritten are undefined.
+  void Resize(size_t words, size_t bytes) {
+    ids_.resize(words);
+    arena_.resize(words * kHeader + bytes);
+  }
+  void Put(size_t i, size_t at, absl::string_view bytes, uint64_t count) {
+    ids_[i] = static_cast<WordId>(at);
+    uint32_t* record = arena_.data() + at;
+    record[0] = static_cast<uint32_t>(count);
+    record[1] = static_cast<uint32_t>(count >> 32);
+    record[2] = static_cast<uint32_t>(bytes.size());
+    for (size_t k = 0; k < bytes.size(); ++k) record[kHeader + k] = static_cast<uint8_t>(bytes[k]);
+  }
+  // The arena units a word of `bytes` bytes takes.
+  static size_t Units(size_t bytes) { return kHeader + bytes; }
+  // Word ids are arena offsets: the arena must stay within them.
+  static constexpr size_t kMaxUnits = std::numeric_limits<WordId>::max();
   // Has the reserved arena faulted in by the workers of `parallelism` (huge_pages.h).
   void FaultIn(const Parallelism& parallelism) {
     FaultInParallel(arena_.data(), arena_.capacity() * sizeof(uint32_t), parallelism);
@@ -63,7 +82,20 @@ class WordTable {
 
  private:
   static constexpr size_t kHeader = 3;
-  std::vector<uint32_t, HugePageAllocator<uint32_t>> arena_;
+  // Resize leaves the units to Put, rather than zeroing hundreds of MB on one thread first.
+  template <typename T>
+  struct UnzeroedAllocator : HugePageAllocator<T> {
+    template <typename U>
+    struct rebind {
+      using other = UnzeroedAllocator<U>;
+    };
+    UnzeroedAllocator() = default;
+    template <typename U>
+    UnzeroedAllocator(const UnzeroedAllocator<U>& other) noexcept  // NOLINT: rebinding
+        : HugePageAllocator<T>(other) {}
+    void construct(T* p) noexcept { ::new (static_cast<void*>(p)) T; }
+  };
+  std::vector<uint32_t, UnzeroedAllocator<uint32_t>> arena_;
   std::vector<WordId> ids_;
 };
 
