@@ -3,6 +3,7 @@
 #ifndef BPEFORGE_CORE_INTERNAL_PARALLELISM_H_
 #define BPEFORGE_CORE_INTERNAL_PARALLELISM_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 
@@ -19,6 +20,22 @@ struct Parallelism {
   // exercise the split on small inputs.
   size_t min_split_words = 4096;
 };
+
+// How many parts work may be cut into: one without a task runner.
+inline size_t Workers(const Parallelism& parallelism) {
+  return parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
+}
+
+// Runs task(0) .. task(parts - 1) on the task runner, or one after the other on the calling
+// thread when there is one part or no runner.
+inline void RunParts(const Parallelism& parallelism, size_t parts,
+                     const std::function<void(size_t)>& task) {
+  if (parts > 1 && parallelism.run) {
+    parallelism.run(parts, task);
+  } else {
+    for (size_t part = 0; part < parts; ++part) task(part);
+  }
+}
 
 }  // namespace bpeforge::internal
 

@@ -110,8 +110,9 @@ inline MediumKey PackMediumKeyReadable(absl::string_view s, const char* readable
   if (readable_end - s.data() < 32) return PackMediumKey(s);
   const size_t n = s.size();
   MediumKey k;
-  for (size_t i = 0; i < 4; ++i)
+  for (size_t i = 0; i < 4; ++i) {
     k.w[i] = Load64(s.data() + 8 * i) & LowBytes(n > 8 * i ? n - 8 * i : 0);
+  }
   k.w[3] |= static_cast<uint64_t>(n) << 56;
   return k;
 }

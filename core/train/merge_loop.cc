@@ -43,11 +43,6 @@ constexpr int64_t kTrackedFrom = 16;
 // at most 1.08 million pairs kept, whether to 32k or 200k merges).
 constexpr size_t kWordsPerPair = 4;
 
-// How many parts work may be cut into: one without a task runner.
-size_t Workers(const Parallelism& parallelism) {
-  return parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
-}
-
 // The count changes of one merge of (a, b) into t, by neighbour. An occurrence with P on its
 // left turns a (P, a) into a (P, t), one with N on its right a (b, N) into a (t, N): both pairs
 // of a side move the same count, so one entry per neighbour symbol holds it, with the words
@@ -265,13 +260,7 @@ PairTable CountBytePairs(const WordTable& words, const Parallelism& parallelism)
   const std::vector<WordTable::WordId>& ids = words.ids();
   const size_t n = ids.size();
   const size_t parts = n < parallelism.min_split_words ? 1 : Workers(parallelism);
-  auto run = [&](const std::function<void(size_t)>& task) {
-    if (parts == 1) {
-      task(0);
-    } else {
-      parallelism.run(parts, task);
-    }
-  };
+  auto run = [&](const std::function<void(size_t)>& task) { RunParts(parallelism, parts, task); };
   struct Tally {
     int64_t count = 0;
     uint32_t words = 0;

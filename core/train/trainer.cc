@@ -34,13 +34,7 @@ namespace {
 template <typename ForEachIn>
 absl::StatusOr<WordTable> CopyWords(size_t parts, const ForEachIn& for_each_in,
                                     const Parallelism& parallelism) {
-  auto run = [&](const std::function<void(size_t)>& task) {
-    if (parallelism.run && parallelism.workers > 1 && parts > 1) {
-      parallelism.run(parts, task);
-    } else {
-      for (size_t part = 0; part < parts; ++part) task(part);
-    }
-  };
+  auto run = [&](const std::function<void(size_t)>& task) { RunParts(parallelism, parts, task); };
   struct Size {
     size_t words = 0, bytes = 0, longest = 0;
   };
@@ -116,7 +110,7 @@ absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint
   const size_t used = std::min<size_t>(tables.size(), 2);
   for (size_t t = 0; t < used; ++t) *distinct += tables[t].size();
   // Each table in as many parts as there are workers.
-  const size_t per_table = parallelism.run ? std::max<size_t>(parallelism.workers, 1) : 1;
+  const size_t per_table = Workers(parallelism);
   absl::StatusOr<WordTable> words = CopyWords(
       used * per_table,
       [&](size_t part, const auto& fn) {

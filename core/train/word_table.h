@@ -26,12 +26,10 @@ class WordTable {
   // if the arena would outgrow 32-bit word ids (about 16 GB of words).
   bool Add(absl::string_view bytes, uint64_t count) {
     const size_t at = arena_.size();
-    if (at + kHeader + bytes.size() > std::numeric_limits<WordId>::max()) return false;
-    ids_.push_back(static_cast<WordId>(at));
-    arena_.push_back(static_cast<uint32_t>(count));
-    arena_.push_back(static_cast<uint32_t>(count >> 32));
-    arena_.push_back(static_cast<uint32_t>(bytes.size()));
-    for (unsigned char c : bytes) arena_.push_back(c);
+    if (at + Units(bytes.size()) > kMaxUnits) return false;
+    ids_.emplace_back();
+    arena_.resize(at + Units(bytes.size()));
+    Put(ids_.size() - 1, at, bytes, count);
     return true;
   }
   void Reserve(size_t words, size_t bytes) {
