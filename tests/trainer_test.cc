@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -322,6 +323,18 @@ TEST(TrainerTest, WordTableFromWorkersTablesEqualsTheOneFromSummedCounts) {
     const auto words = WordsOf(*from_tables);
     EXPECT_EQ(words, WordsOf(*from_sum)) << workers << " workers";
     EXPECT_EQ(words.size() + 3, sum.size());  // "a", "b" and "c" hold no pair
+    // The words that start with the same two bytes lie together, in one run of ids.
+    for (const WordTable* table : {&*from_tables, &*from_sum}) {
+      std::set<std::string> ended;
+      std::string run;
+      for (WordTable::WordId w : table->ids()) {
+        const std::string first(table->symbols(w), table->symbols(w) + 2);
+        if (first == run) continue;
+        ended.insert(run);
+        EXPECT_EQ(ended.count(first), 0u) << first << " again after its run, " << workers;
+        run = first;
+      }
+    }
   }
 }
 

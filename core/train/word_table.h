@@ -32,16 +32,16 @@ class WordTable {
     Put(ids_.size() - 1, at, bytes, count);
     return true;
   }
-  void Reserve(size_t words, size_t bytes) {
+  void Reserve(size_t words, size_t units) {
     ids_.reserve(words);
-    arena_.reserve(words * kHeader + bytes);
+    arena_.reserve(units);
   }
-  // Filling by several writers at once: Resize to `words` words of `bytes` bytes in all, then
-  // Put each word once, the i-th at arena unit `at`, where the words before it end (Units).
-  // Units left unwritten are undefined.
-  void Resize(size_t words, size_t bytes) {
+  // Filling by several writers at once: Resize to `words` words in `units` arena units (the
+  // sum of their Units), then Put each word once, the i-th at arena unit `at`, where the words
+  // before it end.
+  void Resize(size_t words, size_t units) {
     ids_.resize(words);
-    arena_.resize(words * kHeader + bytes);
+    arena_.resize(units);
   }
   void Put(size_t i, size_t at, absl::string_view bytes, uint64_t count) {
     ids_[i] = static_cast<WordId>(at);
