@@ -47,9 +47,11 @@ TEST(PairQueueTest, PopsTheHighestCountThenTheGreaterBytes) {
   PairQueue queue(bytes);
   for (const auto& [pair, count] : counts) queue.Push(pair, count);
   auto now = [&](PairKey p) { return counts.count(p) ? counts[p] : 0; };
+  EXPECT_EQ(queue.Top(), std::nullopt);  // every entry waits below the heap until a pop
   // 7: ("st","a") against ("s","u"): left "st" > "s".
   EXPECT_EQ(queue.PopMax(now), MakePair(256, 'a'));
   counts.erase(MakePair(256, 'a'));
+  EXPECT_EQ(queue.Top(), MakePair('s', 'u'));  // the next pop's, none of its entries stale
   EXPECT_EQ(queue.PopMax(now), MakePair('s', 'u'));
   counts.erase(MakePair('s', 'u'));
   // 5: ("b","a") > ("a","c") > ("a","b").

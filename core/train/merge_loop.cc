@@ -42,6 +42,8 @@ constexpr int64_t kTrackedFrom = 16;
 // The pair table is sized for one pair kept per this many words (web text: 4.2 million words,
 // at most 1.08 million pairs kept, whether to 32k or 200k merges).
 constexpr size_t kWordsPerPair = 4;
+// Words of the next merge fetched during this one (LearnMergeTree, step 4c).
+constexpr size_t kNextWords = 4;
 
 // The count changes of one merge of (a, b) into t, by neighbour. An occurrence with P on its
 // left turns a (P, a) into a (P, t), one with N on its right a (b, N) into a (t, N): both pairs
@@ -394,6 +396,17 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
       // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbours of the
       //     occurrences it merges.
       auto node = pairs.extract(*best);
+      // The first words of the pair likely merged next (the queue's top) are fetched now, so
+      // that their misses overlap this merge: most merges are small, rewritten on one thread,
+      // and each begins with a miss per word until its own prefetches are ahead.
+      if (const std::optional<PairKey> next = queue.Top()) {
+        if (auto it = pairs.find(*next); it != pairs.end()) {
+          const WordList& next_words = it->second.words;
+          for (size_t i = 0; i < std::min<size_t>(next_words.size(), kNextWords); ++i) {
+            words.Prefetch(next_words[i]);
+          }
+        }
+      }
       MergeChanges& changes = rewriter.Merge(node.mapped().words, left, right, token);
 
       // 4d. Apply the changes to the counts, and queue the new pairs. Their slots in the large

@@ -51,6 +51,14 @@ class PairQueue {
     std::push_heap(heap_.begin(), heap_.end(), Less{tokens_});
   }
 
+  // The pair at the top of the heap, which PopMax returns next unless its entry is stale or a
+  // push outranks it; nothing if the heap is empty (entries may wait below it). A hint, for
+  // fetching ahead.
+  std::optional<PairKey> Top() const {
+    if (heap_.empty()) return std::nullopt;
+    return heap_.front().pair;
+  }
+
   // The pair with the highest current count (ties: greater bytes), or nothing.
   // `current_count(pair)` gives a pair's count now (0 for a pair that is gone).
   template <typename CountFn>
