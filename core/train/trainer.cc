@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <numeric>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -71,9 +70,9 @@ absl::StatusOr<WordTable> CopyWords(size_t parts, const ForEachIn& for_each_in,
       units += here.units;
     }
   }
-  if (const size_t most = std::accumulate(longest.begin(), longest.end(), size_t{0},
-                                          [](size_t a, size_t b) { return std::max(a, b); });
-      most >= IndexedWord::kGoneBit) {
+  size_t most = 0;
+  for (size_t part_longest : longest) most = std::max(most, part_longest);
+  if (most >= IndexedWord::kGoneBit) {
     return absl::ResourceExhaustedError(
         absl::StrCat("a pre-token of ", most, " bytes is longer than the ",
                      IndexedWord::kGoneBit - 1, " that training supports"));
