@@ -134,8 +134,9 @@ class CountingTable {
   //   an add of 0 or 1).
   // - The others are prefetched, and added kAhead misses later, so that about that many are
   //   in flight at all times (a batch's own misses, four or so, were too few to overlap).
-  // - The table is a ShortKeyCounts: one line per lookup, where absl::flat_hash_map's
-  //   control bytes and slots were two (and its slot prefetch often the wrong line).
+  // - The table is a ShortKeyCounts: a lookup reads a slot's line and the next, both
+  //   prefetched, where absl::flat_hash_map's control bytes and slots were two places (and
+  //   its slot prefetch often the wrong line).
   // Measured on web text: counting in 0.87 of the time (bench/RESULTS.md).
   class Batches {
    public:

@@ -6,8 +6,8 @@
 //   ++counts[key];
 //   counts.ForEach([](const ShortKey& key, uint64_t n) { ... });
 //
-// One array of {key, count} slots, probed linearly from a home slot: a lookup reads the one or
-// two cache lines its prefetch asked for. In absl::flat_hash_map the control bytes and the
+// One array of {key, count} slots, probed linearly from a home slot: a lookup reads the two
+// cache lines its prefetch asked for. In absl::flat_hash_map the control bytes and the
 // slots are two arrays, so a lookup that misses the caches waits for two lines, and the
 // prefetch of the slot array fetches the first slot of the probed group, not the one found.
 // With a million distinct pre-tokens per worker nearly every such lookup goes to memory,
@@ -61,14 +61,15 @@ class PackedKeyCounts {
   size_t size() const { return size_; }
   size_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
 
-  // Starts fetching the line(s) of `key`'s home slot.
+  // Starts fetching the lines of `key`'s home slot.
   void Prefetch(const Key& key) const {
     if (slots_ == nullptr) return;
     const Slot* slot = &slots_[Home(key)];
     __builtin_prefetch(slot);
-    // A slot of more than half a line may end in the next one.
-    if constexpr (sizeof(Slot) > 32)
-      __builtin_prefetch(reinterpret_cast<const char*>(slot + 1) - 1);
+    // And the next line, always: a slot of 24 or 40 bytes may end in it, and a probe goes on
+    // into it when the home slot is taken (the table is up to three quarters full). Fetching
+    // it only where the slot ends there gained less (bench/RESULTS.md).
+    __builtin_prefetch(reinterpret_cast<const char*>(slot) + 64);
   }
 
   // The count of `key`, added at 0 if absent.
