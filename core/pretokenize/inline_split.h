@@ -21,9 +21,28 @@
 
 namespace bpeforge::internal {
 
-// A block matcher: whole blocks of ASCII through BlockStarts (block_starts.h), one pre-token
-// at a time through Next where a block decides nothing (non-ASCII text, a pre-token longer
-// than the block) and in the last 64 bytes. Calls sink(token) for every pre-token, in order.
+// BlockStarts for the last 64 bytes or fewer of a text, [p, end), bit 0 left out: they are
+// copied into a block padded with spaces. Every piece between special tokens ends so (a
+// TinyStories story every 800 bytes or so), and one pre-token at a time they took 14% of a
+// scan of such text. A space after the text decides what the text's end decides: a run of
+// white space at the end stays whole, and a start depends on the bytes after it only through
+// whether they are white space. Out of line: the loop's own call of BlockStarts is the one
+// to inline.
+template <uint64_t (*BlockStarts)(const uint8_t*, const uint8_t*, int*)>
+[[gnu::noinline]] uint64_t PaddedBlockStarts(const uint8_t* p, const uint8_t* end) {
+  alignas(64) uint8_t block[128];
+  const auto n = static_cast<size_t>(end - p);  // 1 to 64
+  std::memcpy(block, p, n);
+  std::memset(block + n, ' ', sizeof(block) - n);
+  int last_non_ascii;
+  const uint64_t in_text = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  return BlockStarts(block, block + n, &last_non_ascii) & in_text & ~uint64_t{1};
+}
+
+// A block matcher: whole blocks of ASCII through BlockStarts (block_starts.h), the last 64
+// bytes or fewer as a padded block, one pre-token at a time through Next where a block decides
+// nothing (non-ASCII text, a pre-token longer than the block, the text's last pre-token).
+// Calls sink(token) for every pre-token, in order.
 template <uint64_t (*BlockStarts)(const uint8_t*, const uint8_t*, int*),
           const uint8_t* (*Next)(const uint8_t*, const uint8_t*), typename Sink>
 void SplitInBlocks(absl::string_view text, Sink&& sink) {
@@ -61,23 +80,12 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
     p = from;  // the pre-token that starts here may go on past the block
   }
   if (p == end) return;
-  // The last 64 bytes or fewer, in a block of their own padded with spaces. Every piece
-  // between special tokens ends so (a TinyStories story every 800 bytes or so), and one
-  // pre-token at a time they took 14% of a scan of such text. A space after the text decides
-  // what the text's end decides: a run of white space at the end stays whole, and a start
-  // depends on the bytes after it only through whether they are white space. The block's
-  // starts are taken as in the loop above; its last pre-token, whose end the block may not
-  // have decided (non-ASCII bytes, white space), goes on one pre-token at a time.
+  // The last 64 bytes or fewer, as one block of their own (PaddedBlockStarts). Its last
+  // pre-token, whose end the block may not have decided (non-ASCII bytes, white space), goes
+  // on one pre-token at a time.
   {
-    alignas(64) Byte block[128];
-    const size_t n = static_cast<size_t>(end - p);  // 1 to 64
-    std::memcpy(block, p, n);
-    std::memset(block + n, ' ', sizeof(block) - n);
-    int last_non_ascii;
-    const uint64_t in_text = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-    uint64_t later = BlockStarts(block, block + n, &last_non_ascii) & in_text & ~uint64_t{1};
     const Byte* from = p;
-    for (; later != 0; later &= later - 1) {
+    for (uint64_t later = PaddedBlockStarts<BlockStarts>(p, end); later != 0; later &= later - 1) {
       const Byte* to = p + __builtin_ctzll(later);
       emit(from, to);
       from = to;
