@@ -24,38 +24,44 @@ namespace bpeforge::internal {
 namespace pooled_allocator_internal {
 
 inline constexpr size_t kMinBlock = 32, kMaxBlock = 4096;
-inline constexpr int kSizes = 8;                       // 32 B to 4 KB
+inline constexpr int kSizes = 8;  // 32 B to 4 KB
+static_assert(kMinBlock << (kSizes - 1) == kMaxBlock);
 inline constexpr size_t kKeptBytes = size_t{1} << 20;  // of each size, per thread
-
-// The size index of a block of `bytes` (<= kMaxBlock): its blocks are kMinBlock << index.
-inline int SizeIndex(size_t bytes) {
-  return bytes <= kMinBlock ? 0 : std::bit_width((bytes - 1) / kMinBlock);
-}
-inline size_t MostKept(int index) { return kKeptBytes / (kMinBlock << index); }
-
-// The calling thread's freed blocks, by size index.
-struct FreeBlocks {
-  FreeBlocks() {
-    // Reserved now, so that keeping a block never allocates (deallocate is noexcept).
-    for (int i = 0; i < kSizes; ++i) blocks[i].reserve(MostKept(i));
-  }
-  ~FreeBlocks() {
-    for (std::vector<void*>& kept : blocks) {
-      for (void* p : kept) ::operator delete(p);
-    }
-  }
-  std::vector<void*> blocks[kSizes];
-};
-inline FreeBlocks& ThreadFreeBlocks() {
-  thread_local FreeBlocks free_blocks;
-  return free_blocks;
-}
 
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr bool kKeepsBlocks = false;
 #else
 inline constexpr bool kKeepsBlocks = true;
 #endif
+
+// The calling thread's freed blocks of one size.
+struct KeptBlocks {
+  size_t block_bytes;         // the size: kMinBlock << k
+  size_t most;                // kept at most: kKeptBytes worth
+  std::vector<void*> blocks;  // reserved for `most`: keeping one never allocates
+};
+
+// Where the calling thread keeps freed blocks of `bytes`, or nullptr for blocks not kept.
+inline KeptBlocks* KeptBlocksFor(size_t bytes) {
+  if (!kKeepsBlocks || bytes > kMaxBlock) return nullptr;
+  struct ThreadBlocks {
+    ThreadBlocks() {
+      for (int k = 0; k < kSizes; ++k) {
+        sizes[k].block_bytes = kMinBlock << k;
+        sizes[k].most = kKeptBytes / sizes[k].block_bytes;
+        sizes[k].blocks.reserve(sizes[k].most);
+      }
+    }
+    ~ThreadBlocks() {
+      for (KeptBlocks& size : sizes) {
+        for (void* p : size.blocks) ::operator delete(p);
+      }
+    }
+    KeptBlocks sizes[kSizes];
+  };
+  thread_local ThreadBlocks thread_blocks;
+  return &thread_blocks.sizes[bytes <= kMinBlock ? 0 : std::bit_width((bytes - 1) / kMinBlock)];
+}
 
 }  // namespace pooled_allocator_internal
 
@@ -68,31 +74,23 @@ struct PooledAllocator {
   PooledAllocator(const PooledAllocator<U>&) noexcept {}  // NOLINT: rebinding
 
   T* allocate(size_t n) {
-    namespace internal = pooled_allocator_internal;
-    const size_t bytes = n * sizeof(T);
-    if (!internal::kKeepsBlocks || bytes > internal::kMaxBlock) {
-      return static_cast<T*>(::operator new(bytes));
-    }
-    const int index = internal::SizeIndex(bytes);
-    std::vector<void*>& kept = internal::ThreadFreeBlocks().blocks[index];
-    if (kept.empty()) return static_cast<T*>(::operator new(internal::kMinBlock << index));
-    void* p = kept.back();
-    kept.pop_back();
+    pooled_allocator_internal::KeptBlocks* kept =
+        pooled_allocator_internal::KeptBlocksFor(n * sizeof(T));
+    if (kept == nullptr) return static_cast<T*>(::operator new(n * sizeof(T)));
+    if (kept->blocks.empty()) return static_cast<T*>(::operator new(kept->block_bytes));
+    void* p = kept->blocks.back();
+    kept->blocks.pop_back();
     return static_cast<T*>(p);
   }
 
   void deallocate(T* p, size_t n) noexcept {
-    namespace internal = pooled_allocator_internal;
-    const size_t bytes = n * sizeof(T);
-    if (internal::kKeepsBlocks && bytes <= internal::kMaxBlock) {
-      const int index = internal::SizeIndex(bytes);
-      std::vector<void*>& kept = internal::ThreadFreeBlocks().blocks[index];
-      if (kept.size() < internal::MostKept(index)) {
-        kept.push_back(p);
-        return;
-      }
+    pooled_allocator_internal::KeptBlocks* kept =
+        pooled_allocator_internal::KeptBlocksFor(n * sizeof(T));
+    if (kept != nullptr && kept->blocks.size() < kept->most) {
+      kept->blocks.push_back(p);
+    } else {
+      ::operator delete(p);
     }
-    ::operator delete(p);
   }
 
   template <typename U>
