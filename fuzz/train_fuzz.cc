@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_split.h"
@@ -68,10 +69,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const Merges want = testing::ReferenceMerges(ordered, max_merges);
 
-  absl::StatusOr<WordTable> words = MakeWordTable({&counts});
+  absl::StatusOr<AnyWordTable> words = MakeWordTable({&counts}, 256 + max_merges);
   if (!words.ok()) fuzz::Fail(words.status().ToString());
-  const TokenTree tree =
-      LearnMergeTree(*words, max_merges, nullptr, {}, nullptr, {}, min_indexed_length);
+  const TokenTree tree = std::visit(
+      [&](auto& table) {
+        return LearnMergeTree(table, max_merges, nullptr, {}, nullptr, {}, min_indexed_length);
+      },
+      *words);
   const Merges merges = SpellMerges(tree);
   if (merges != want) {
     fuzz::Fail("merges differ from the reference trainer's: " + std::to_string(merges.size()) +

@@ -30,7 +30,7 @@ Parallelism LentParallelism(int threads) {
 
 // Learns merges from `words` (consumed), made from counts of `distinct` pre-tokens;
 // the merge time counts from `start`.
-absl::StatusOr<TrainResult> LearnFromWords(WordTable words, uint64_t distinct,
+absl::StatusOr<TrainResult> LearnFromWords(AnyWordTable words, uint64_t distinct,
                                            const TrainJob& options,
                                            std::chrono::steady_clock::time_point start) {
   const int threads = ThreadsToUse(options.threads);
@@ -71,7 +71,7 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
                                             const TrainJob& options) {
   const auto start = std::chrono::steady_clock::now();
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
-  absl::StatusOr<WordTable> words = MakeWordTable(counts);
+  absl::StatusOr<AnyWordTable> words = MakeWordTable(counts, options.trainer.vocab_size);
   if (!words.ok()) return words.status();
   uint64_t distinct = 0;
   for (const PreTokenCounts* c : counts) distinct += c->size();
@@ -123,8 +123,9 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options) {
 
   const auto merge_start = std::chrono::steady_clock::now();
   uint64_t distinct = 0;
-  absl::StatusOr<WordTable> words =
-      MakeWordTable(counts->tables, &distinct, LentParallelism(ThreadsToUse(options.threads)));
+  absl::StatusOr<AnyWordTable> words =
+      MakeWordTable(counts->tables, &distinct, LentParallelism(ThreadsToUse(options.threads)),
+                    options.trainer.vocab_size);
   if (!words.ok()) return words.status();
   absl::StatusOr<TrainResult> result =
       LearnFromWords(*std::move(words), distinct, options, merge_start);

@@ -24,8 +24,9 @@ namespace {
 
 using WordCounts = std::vector<std::pair<std::string, uint64_t>>;
 
-WordTable TableOf(const WordCounts& words) {
-  WordTable table;
+template <typename Table = WordTable>
+Table TableOf(const WordCounts& words) {
+  Table table;
   for (const auto& [bytes, count] : words) table.Add(bytes, count);
   return table;
 }
@@ -260,6 +261,42 @@ TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
       EXPECT_EQ(LearnMerges(indexed, 40, nullptr, split, nullptr, {}, min_indexed), want)
           << round << " " << min_indexed;
     }
+    // 16-bit symbols, serially and split; with words long enough to be indexed, the loop first
+    // widens the table.
+    for (const Parallelism& parallelism : {Parallelism{}, split}) {
+      for (size_t min_indexed : {kIndexedWordLength, size_t{5}}) {
+        NarrowWordTable narrow = TableOf<NarrowWordTable>(words);
+        EXPECT_EQ(LearnMerges(narrow, 40, nullptr, parallelism, nullptr, {}, min_indexed), want)
+            << round << " narrow, " << min_indexed;
+      }
+    }
+  }
+}
+
+// 16-bit symbols hold ids up to 65,535: a NarrowWordTable asked for more merges than that is
+// widened first. Here the words allow more than 65,280 merges, so ids beyond 16 bits are made;
+// the 32-bit table's merges are the reference (the naive merger would take minutes). A table
+// with a word long enough to be indexed is widened too.
+TEST(LearnMergesTest, NarrowTablesWidenWhereSixteenBitsCannotHoldTheIds) {
+  std::mt19937_64 rng(11);
+  std::map<std::string, uint64_t> distinct;
+  while (distinct.size() < 30000) {
+    std::string word;
+    for (size_t n = 4 + rng() % 12; n > 0; --n) word += static_cast<char>('a' + rng() % 26);
+    distinct[word] += 1 + rng() % 5;
+  }
+  const WordCounts words(distinct.begin(), distinct.end());
+  WordTable wide = TableOf(words);
+  const Merges want = LearnMerges(wide, 70000);
+  ASSERT_GT(want.size(), 66000u);
+  NarrowWordTable narrow = TableOf<NarrowWordTable>(words);
+  EXPECT_EQ(LearnMerges(narrow, 70000), want);
+  const WordCounts few(words.begin(), words.begin() + 300);
+  const Merges want_few = NaiveMerges(few, 500);
+  for (size_t min_indexed : {size_t{2}, size_t{8}, kIndexedWordLength}) {
+    NarrowWordTable table = TableOf<NarrowWordTable>(few);
+    EXPECT_EQ(LearnMerges(table, 500, nullptr, {}, nullptr, {}, min_indexed), want_few)
+        << min_indexed;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/train/vocab.h"
@@ -281,14 +282,31 @@ TEST(TrainerTest, ThreadAndChunkInvariance) {
 }
 
 // Each word of a table as (bytes, count), sorted: what the merge loop learns from.
-std::vector<std::pair<std::string, uint64_t>> WordsOf(const WordTable& table) {
+std::vector<std::pair<std::string, uint64_t>> WordsOf(const AnyWordTable& any) {
   std::vector<std::pair<std::string, uint64_t>> words;
-  for (WordTable::WordId w : table.ids()) {
-    std::string bytes(table.symbols(w), table.symbols(w) + table.length(w));
-    words.emplace_back(bytes, table.count(w));
-  }
+  std::visit(
+      [&](const auto& table) {
+        for (WordTable::WordId w : table.ids()) {
+          std::string bytes(table.symbols(w), table.symbols(w) + table.length(w));
+          words.emplace_back(bytes, table.count(w));
+        }
+      },
+      any);
   std::sort(words.begin(), words.end());
   return words;
+}
+
+// The first two bytes of each word, in table order.
+std::vector<std::string> FirstBytesOf(const AnyWordTable& any) {
+  std::vector<std::string> first;
+  std::visit(
+      [&](const auto& table) {
+        for (WordTable::WordId w : table.ids()) {
+          first.emplace_back(table.symbols(w), table.symbols(w) + 2);
+        }
+      },
+      any);
+  return first;
 }
 
 TEST(TrainerTest, WordTableFromWorkersTablesEqualsTheOneFromSummedCounts) {
@@ -297,42 +315,53 @@ TEST(TrainerTest, WordTableFromWorkersTablesEqualsTheOneFromSummedCounts) {
   // four workers (one after the other here; training with threads runs them at once, as in
   // ThreadAndChunkInvariance).
   for (size_t workers : {1, 2, 4}) {
-    std::mt19937 rng(3);
-    std::vector<CountingTable> tables(3);
     PreTokenCounts sum;
-    for (size_t t = 0; t < tables.size(); ++t) {
-      for (int i = 0; i < 5000 * static_cast<int>(t + 1); ++i) {
-        std::string token(1 + rng() % 40, 'a');
-        for (char& c : token) c = static_cast<char>('a' + rng() % 3);
-        const uint64_t n = 1 + rng() % 5;
-        tables[t].Add(token, n);
-        sum[token] += n;
+    auto make_tables = [&sum] {
+      std::mt19937 rng(3);
+      std::vector<CountingTable> tables(3);
+      sum.clear();
+      for (size_t t = 0; t < tables.size(); ++t) {
+        for (int i = 0; i < 5000 * static_cast<int>(t + 1); ++i) {
+          std::string token(1 + rng() % 40, 'a');
+          for (char& c : token) c = static_cast<char>('a' + rng() % 3);
+          const uint64_t n = 1 + rng() % 5;
+          tables[t].Add(token, n);
+          sum[token] += n;
+        }
       }
-    }
+      return tables;
+    };
     Parallelism parallelism;
     parallelism.workers = workers;
     parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
       for (size_t i = n; i > 0; --i) task(i - 1);  // any order
     };
-    uint64_t distinct = 0;
-    absl::StatusOr<WordTable> from_tables = MakeWordTable(tables, &distinct, parallelism);
-    absl::StatusOr<WordTable> from_sum = MakeWordTable({&sum});
-    ASSERT_TRUE(from_tables.ok() && from_sum.ok());
-    EXPECT_EQ(distinct, sum.size());
-    EXPECT_TRUE(tables.empty());
-    const auto words = WordsOf(*from_tables);
-    EXPECT_EQ(words, WordsOf(*from_sum)) << workers << " workers";
-    EXPECT_EQ(words.size() + 3, sum.size());  // "a", "b" and "c" hold no pair
-    // The words that start with the same two bytes lie together, in one run of ids.
-    for (const WordTable* table : {&*from_tables, &*from_sum}) {
-      std::set<std::string> ended;
-      std::string run;
-      for (WordTable::WordId w : table->ids()) {
-        const std::string first(table->symbols(w), table->symbols(w) + 2);
-        if (first == run) continue;
-        ended.insert(run);
-        EXPECT_EQ(ended.count(first), 0u) << first << " again after its run, " << workers;
-        run = first;
+    // Vocabulary size 0 (not given) and above 65,536 make 32-bit symbols, 1,000 16-bit ones.
+    for (size_t vocab_size : {size_t{0}, size_t{1000}, size_t{70000}}) {
+      std::vector<CountingTable> copies = make_tables();
+      uint64_t distinct = 0;
+      absl::StatusOr<AnyWordTable> from_tables =
+          MakeWordTable(copies, &distinct, parallelism, vocab_size);
+      absl::StatusOr<AnyWordTable> from_sum = MakeWordTable({&sum}, vocab_size);
+      ASSERT_TRUE(from_tables.ok() && from_sum.ok());
+      const bool narrow = vocab_size == 1000;
+      EXPECT_EQ(std::holds_alternative<NarrowWordTable>(*from_tables), narrow) << vocab_size;
+      EXPECT_EQ(std::holds_alternative<NarrowWordTable>(*from_sum), narrow) << vocab_size;
+      EXPECT_EQ(distinct, sum.size());
+      EXPECT_TRUE(copies.empty());
+      const auto words = WordsOf(*from_tables);
+      EXPECT_EQ(words, WordsOf(*from_sum)) << workers << " workers";
+      EXPECT_EQ(words.size() + 3, sum.size());  // "a", "b" and "c" hold no pair
+      // The words that start with the same two bytes lie together, in one run of ids.
+      for (const AnyWordTable* table : {&*from_tables, &*from_sum}) {
+        std::set<std::string> ended;
+        std::string run;
+        for (const std::string& first : FirstBytesOf(*table)) {
+          if (first == run) continue;
+          ended.insert(run);
+          EXPECT_EQ(ended.count(first), 0u) << first << " again after its run, " << workers;
+          run = first;
+        }
       }
     }
   }

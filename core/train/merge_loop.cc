@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -116,9 +117,10 @@ class MergeChanges {
 // Rewrites every `left right` in word w (left to right, non-overlapping) as `merged`, and
 // records each occurrence's neighbours. (left, right) itself is dropped wholesale after the
 // merge.
-void MergeWord(WordTable& words, uint32_t w, uint32_t left, uint32_t right, uint32_t merged,
-               MergeChanges& changes) {
-  uint32_t* s = words.symbols(w);
+template <typename Symbol>
+void MergeWord(BasicWordTable<Symbol>& words, uint32_t w, uint32_t left, uint32_t right,
+               uint32_t merged, MergeChanges& changes) {
+  Symbol* s = words.symbols(w);
   const uint32_t n = words.length(w);
   const auto f = static_cast<int64_t>(words.count(w));
   uint32_t out = 0;
@@ -126,7 +128,7 @@ void MergeWord(WordTable& words, uint32_t w, uint32_t left, uint32_t right, uint
     if (i + 1 < n && s[i] == left && s[i + 1] == right) {
       if (out > 0) changes.Add(Side::kLeft, s[out - 1], f, w);
       if (i + 2 < n) changes.Add(Side::kRight, s[i + 2], f, w);
-      s[out++] = merged;
+      s[out++] = static_cast<Symbol>(merged);
       i += 2;
     } else {
       s[out++] = s[i++];
@@ -136,14 +138,18 @@ void MergeWord(WordTable& words, uint32_t w, uint32_t left, uint32_t right, uint
 }
 
 // The words long enough to be indexed, by id. Built before the first merge and read-only as
-// a map afterwards, so the parts of a merge may rewrite their (disjoint) words at once.
+// a map afterwards, so the parts of a merge may rewrite their (disjoint) words at once. Only a
+// WordTable has them (LearnMergeTree widens a NarrowWordTable that would).
 using IndexedWords = absl::flat_hash_map<uint32_t, IndexedWord>;
 
-IndexedWords IndexLongWords(const WordTable& words, size_t min_length) {
+template <typename Symbol>
+IndexedWords IndexLongWords(const BasicWordTable<Symbol>& words, size_t min_length) {
   IndexedWords indexed;
-  for (uint32_t w : words.ids()) {
-    if (words.length(w) >= min_length) {
-      indexed.try_emplace(w, words.symbols(w), words.length(w));
+  if constexpr (std::is_same_v<Symbol, uint32_t>) {
+    for (uint32_t w : words.ids()) {
+      if (words.length(w) >= min_length) {
+        indexed.try_emplace(w, words.symbols(w), words.length(w));
+      }
     }
   }
   return indexed;
@@ -153,13 +159,17 @@ IndexedWords IndexLongWords(const WordTable& words, size_t min_length) {
 // result is the same either way: a pair's word list holds each word once (lists are built a
 // whole word at a time), so the parts rewrite disjoint words and only their change maps are
 // added up. This is the one place where the parallel path differs from the serial one.
+template <typename Symbol>
 class Rewriter {
  public:
-  Rewriter(WordTable& words, const Parallelism& parallelism, size_t min_indexed_length)
+  Rewriter(BasicWordTable<Symbol>& words, const Parallelism& parallelism, size_t min_indexed_length)
       : words_(words),
         parallelism_(parallelism),
         workers_(Workers(parallelism)),
-        min_indexed_(std::max<size_t>(min_indexed_length, 2)),
+        // A NarrowWordTable's words are all rescanned (LearnMergeTree widens one with a word
+        // long enough to be indexed).
+        min_indexed_(std::is_same_v<Symbol, uint32_t> ? std::max<size_t>(min_indexed_length, 2)
+                                                      : SIZE_MAX),
         indexed_(IndexLongWords(words, min_indexed_)),
         changes_(workers_) {}
 
@@ -197,13 +207,15 @@ class Rewriter {
   void MergeAnyWord(uint32_t w, uint32_t left, uint32_t right, uint32_t merged,
                     MergeChanges& changes) {
     if (words_.length(w) < min_indexed_) return MergeWord(words_, w, left, right, merged, changes);
-    const auto f = static_cast<int64_t>(words_.count(w));
-    indexed_.find(w)->second.Merge(
-        words_.symbols(w), left, right, merged,
-        [&](Side side, uint32_t neighbour) { changes.Add(side, neighbour, f, w); });
+    if constexpr (std::is_same_v<Symbol, uint32_t>) {
+      const auto f = static_cast<int64_t>(words_.count(w));
+      indexed_.find(w)->second.Merge(
+          words_.symbols(w), left, right, merged,
+          [&](Side side, uint32_t neighbour) { changes.Add(side, neighbour, f, w); });
+    }
   }
 
-  WordTable& words_;
+  BasicWordTable<Symbol>& words_;
   const Parallelism& parallelism_;
   const size_t workers_;
   const size_t min_indexed_;
@@ -212,19 +224,22 @@ class Rewriter {
 };
 
 // The pairs of words[ids[begin..end)), the indexed ones read through their index.
-PairTable CountPairs(const WordTable& words, const IndexedWords& indexed, size_t begin,
+template <typename Symbol>
+PairTable CountPairs(const BasicWordTable<Symbol>& words, const IndexedWords& indexed, size_t begin,
                      size_t end) {
   PairTable pairs;
   const std::vector<WordTable::WordId>& ids = words.ids();
   std::vector<uint32_t> symbols;
   for (size_t k = begin; k < end; ++k) {
     const uint32_t w = ids[k];
-    const uint32_t* s = words.symbols(w);
+    const Symbol* s = words.symbols(w);
     uint32_t n = words.length(w);
-    if (auto it = indexed.find(w); it != indexed.end()) {
-      symbols = it->second.Symbols(s);
-      s = symbols.data();
-      n = static_cast<uint32_t>(symbols.size());
+    if constexpr (std::is_same_v<Symbol, uint32_t>) {
+      if (auto it = indexed.find(w); it != indexed.end()) {
+        symbols = it->second.Symbols(s);
+        s = symbols.data();
+        n = static_cast<uint32_t>(symbols.size());
+      }
     }
     const auto f = static_cast<int64_t>(words.count(w));
     for (uint32_t i = 0; i + 1 < n; ++i) {
@@ -238,7 +253,8 @@ PairTable CountPairs(const WordTable& words, const IndexedWords& indexed, size_t
 
 // The pairs of all words, counted in parts at once (the count again, when the best pair falls
 // below the tracked floor; the first count is CountBytePairs).
-PairTable CountPairs(const WordTable& words, const IndexedWords& indexed,
+template <typename Symbol>
+PairTable CountPairs(const BasicWordTable<Symbol>& words, const IndexedWords& indexed,
                      const Parallelism& parallelism) {
   const size_t n = words.size(), workers = Workers(parallelism);
   if (workers == 1 || n < parallelism.min_split_words) return CountPairs(words, indexed, 0, n);
@@ -260,7 +276,8 @@ PairTable CountPairs(const WordTable& words, const IndexedWords& indexed,
 // bench/RESULTS.md.) Each part of the words tallies its pairs first; then each part writes
 // its words into its own stretch of the lists, so a list holds its words in word order, as
 // CountPairs makes it.
-PairTable CountBytePairs(const WordTable& words, const Parallelism& parallelism) {
+template <typename Symbol>
+PairTable CountBytePairs(const BasicWordTable<Symbol>& words, const Parallelism& parallelism) {
   constexpr size_t kBytePairs = size_t{1} << 16;
   const std::vector<WordTable::WordId>& ids = words.ids();
   const size_t n = ids.size();
@@ -277,7 +294,7 @@ PairTable CountBytePairs(const WordTable& words, const Parallelism& parallelism)
   auto for_each_pair = [&](size_t part, std::vector<Tally>& tally, auto fn) {
     for (size_t k = n * part / parts; k < n * (part + 1) / parts; ++k) {
       const uint32_t w = ids[k];
-      const uint32_t* s = words.symbols(w);
+      const Symbol* s = words.symbols(w);
       const uint32_t length = words.length(w);
       const auto f = static_cast<int64_t>(words.count(w));
       for (uint32_t i = 0; i + 1 < length; ++i) {
@@ -328,12 +345,11 @@ PairTable CountBytePairs(const WordTable& words, const Parallelism& parallelism)
   return pairs;
 }
 
-}  // namespace
-
-TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
-                         const std::function<void(size_t)>& progress,
-                         const Parallelism& parallelism, const std::atomic<bool>* cancel,
-                         const MergeRules& rules, size_t min_indexed_length) {
+template <typename Symbol>
+TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
+                           const std::function<void(size_t)>& progress,
+                           const Parallelism& parallelism, const std::atomic<bool>* cancel,
+                           const MergeRules& rules, size_t min_indexed_length) {
   // 1. The first 256 tokens are the bytes; each merge appends the token it makes.
   TokenTree tokens;
 
@@ -379,7 +395,7 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
     };
 
     // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
-    Rewriter rewriter(words, parallelism, min_indexed_length);
+    Rewriter<Symbol> rewriter(words, parallelism, min_indexed_length);
     while (tokens.merges() < max_merges) {
       // 4a. The most frequent pair; ties go to the greater pair of byte strings.
       std::optional<PairKey> best = queue.PopMax(current_count);
@@ -468,6 +484,47 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
   return tokens;
 }
 
+// The words of a NarrowWordTable with 32-bit symbols (they fit: a word takes fewer 32-bit
+// units than 16-bit ones).
+WordTable Widen(const NarrowWordTable& narrow) {
+  WordTable wide;
+  size_t units = 0;
+  for (uint32_t w : narrow.ids()) units += WordTable::Units(narrow.length(w));
+  wide.Reserve(narrow.size(), units);
+  std::string bytes;
+  for (uint32_t w : narrow.ids()) {
+    const uint16_t* s = narrow.symbols(w);
+    bytes.assign(s, s + narrow.length(w));  // every symbol is still a byte
+    wide.Add(bytes, narrow.count(w));
+  }
+  return wide;
+}
+
+}  // namespace
+
+TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
+                         const std::function<void(size_t)>& progress,
+                         const Parallelism& parallelism, const std::atomic<bool>* cancel,
+                         const MergeRules& rules, size_t min_indexed_length) {
+  return LearnMergeTreeOf(words, max_merges, progress, parallelism, cancel, rules,
+                          min_indexed_length);
+}
+
+TokenTree LearnMergeTree(NarrowWordTable& words, size_t max_merges,
+                         const std::function<void(size_t)>& progress,
+                         const Parallelism& parallelism, const std::atomic<bool>* cancel,
+                         const MergeRules& rules, size_t min_indexed_length) {
+  if (max_merges > NarrowWordTable::kMaxSymbol + 1 - 256 ||
+      words.longest() >= std::max<size_t>(min_indexed_length, 2)) {
+    WordTable wide = Widen(words);
+    words = NarrowWordTable();
+    return LearnMergeTreeOf(wide, max_merges, progress, parallelism, cancel, rules,
+                            min_indexed_length);
+  }
+  return LearnMergeTreeOf(words, max_merges, progress, parallelism, cancel, rules,
+                          min_indexed_length);
+}
+
 Merges SpellMerges(const TokenTree& tokens) {
   Merges merges;
   merges.reserve(tokens.merges());
@@ -482,6 +539,14 @@ Merges SpellMerges(const TokenTree& tokens) {
 Merges LearnMerges(WordTable& words, size_t max_merges, const std::function<void(size_t)>& progress,
                    const Parallelism& parallelism, const std::atomic<bool>* cancel,
                    const MergeRules& rules, size_t min_indexed_length) {
+  return SpellMerges(
+      LearnMergeTree(words, max_merges, progress, parallelism, cancel, rules, min_indexed_length));
+}
+
+Merges LearnMerges(NarrowWordTable& words, size_t max_merges,
+                   const std::function<void(size_t)>& progress, const Parallelism& parallelism,
+                   const std::atomic<bool>* cancel, const MergeRules& rules,
+                   size_t min_indexed_length) {
   return SpellMerges(
       LearnMergeTree(words, max_merges, progress, parallelism, cancel, rules, min_indexed_length));
 }

@@ -41,10 +41,22 @@ TokenTree LearnMergeTree(WordTable& words, size_t max_merges,
                          const Parallelism& parallelism = {},
                          const std::atomic<bool>* cancel = nullptr, const MergeRules& rules = {},
                          size_t min_indexed_length = kIndexedWordLength);
+// The same on 16-bit symbols, with the same result. Where a merge could make an id above
+// 65,535, or a word is long enough to be indexed (an IndexedWord holds 32-bit ids), the words
+// are first copied into a WordTable.
+TokenTree LearnMergeTree(NarrowWordTable& words, size_t max_merges,
+                         const std::function<void(size_t)>& progress = nullptr,
+                         const Parallelism& parallelism = {},
+                         const std::atomic<bool>* cancel = nullptr, const MergeRules& rules = {},
+                         size_t min_indexed_length = kIndexedWordLength);
 // The merges of a tree (its tokens from 256 on) as byte strings, in order.
 Merges SpellMerges(const TokenTree& tokens);
 // LearnMergeTree, spelled out.
 Merges LearnMerges(WordTable& words, size_t max_merges,
+                   const std::function<void(size_t)>& progress = nullptr,
+                   const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr,
+                   const MergeRules& rules = {}, size_t min_indexed_length = kIndexedWordLength);
+Merges LearnMerges(NarrowWordTable& words, size_t max_merges,
                    const std::function<void(size_t)>& progress = nullptr,
                    const Parallelism& parallelism = {}, const std::atomic<bool>* cancel = nullptr,
                    const MergeRules& rules = {}, size_t min_indexed_length = kIndexedWordLength);

@@ -54,17 +54,21 @@ absl::StatusOr<TrainedVocab> TrainFromCounts(const std::vector<const PreTokenCou
 
 // TrainFromCounts in its two steps, for a caller that frees the counts in between (on a web
 // corpus they are about as large as the merge loop's own tables, which peak later):
-//   absl::StatusOr<WordTable> words = MakeWordTable(counts);
+//   absl::StatusOr<AnyWordTable> words = MakeWordTable(counts, config.vocab_size);
 //   counts.clear();
 //   absl::StatusOr<TrainedVocab> trained = TrainFromWords(*std::move(words), config);
-// The words of `counts`: every pre-token of two bytes or more (one byte holds no pair).
-absl::StatusOr<WordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts);
+// The words of `counts`: every pre-token of two bytes or more (one byte holds no pair). Given
+// the vocabulary size it trains for, the table holds 16-bit symbols where they suffice (a
+// NarrowWordTable: vocabularies of up to 65,536); without it (0), a WordTable.
+absl::StatusOr<AnyWordTable> MakeWordTable(const std::vector<const PreTokenCounts*>& counts,
+                                           size_t vocab_size = 0);
 // The same from counting tables that may share pre-tokens (one per worker), each pre-token
 // once; `tables` is left empty. Sets `*distinct` to the number of distinct pre-tokens. With
 // `parallelism`, its workers fault in the word table's memory (huge_pages.h).
-absl::StatusOr<WordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct,
-                                        const Parallelism& parallelism = {});
-absl::StatusOr<TrainedVocab> TrainFromWords(WordTable words, const TrainerConfig& config,
+absl::StatusOr<AnyWordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct,
+                                           const Parallelism& parallelism = {},
+                                           size_t vocab_size = 0);
+absl::StatusOr<TrainedVocab> TrainFromWords(AnyWordTable words, const TrainerConfig& config,
                                             const std::function<void(size_t)>& progress = nullptr,
                                             const Parallelism& parallelism = {},
                                             const std::atomic<bool>* cancel = nullptr);
