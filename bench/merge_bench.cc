@@ -1,7 +1,8 @@
 // Merge-loop speed (merges/s): LearnMerges for 2,000 and 10,000 merges from the pre-token
 // counts of a generated corpus of each flavour, on one thread or with large merges split
-// between two (oneTBB, as the trainer does). Counting happens once, outside the timing; each
-// iteration copies the prepared word table (LearnMerges rewrites it) untimed.
+// between two (oneTBB, as the trainer does), with the word table's symbols in 16 bits (as the
+// trainer makes it for vocabularies of up to 65,536) or 32. Counting happens once, outside the
+// timing; each iteration copies the prepared word table (LearnMerges rewrites it) untimed.
 #include <benchmark/benchmark.h>
 #include <tbb/parallel_for.h>
 
@@ -31,6 +32,7 @@ constexpr uint64_t kCorpusBytes = 32'000'000;
 
 struct Prepared {
   WordTable words;
+  NarrowWordTable narrow;  // the same words
   size_t distinct = 0;
 };
 
@@ -51,8 +53,12 @@ Prepared Prepare(bench::Flavor flavor) {
   Prepared p;
   size_t bytes = 0;
   for (const auto& [w, n] : sorted) bytes += w.size();
-  p.words.Reserve(sorted.size(), bytes);
-  for (const auto& [w, n] : sorted) p.words.Add(w, n);
+  p.words.Reserve(sorted.size(), sorted.size() * WordTable::Units(0) + bytes);
+  p.narrow.Reserve(sorted.size(), sorted.size() * NarrowWordTable::Units(0) + bytes);
+  for (const auto& [w, n] : sorted) {
+    p.words.Add(w, n);
+    p.narrow.Add(w, n);
+  }
   p.distinct = sorted.size();
   return p;
 }
@@ -67,6 +73,7 @@ void BM_LearnMerges(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
   const auto max_merges = static_cast<size_t>(state.range(1));
   const auto workers = static_cast<size_t>(state.range(2));
+  const bool narrow = state.range(3) == 16;
   Parallelism parallelism;  // workers 1: the serial path
   if (workers > 1) {
     parallelism.workers = workers;
@@ -78,9 +85,11 @@ void BM_LearnMerges(benchmark::State& state) {
   size_t merges = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    WordTable words = prepared.words;
+    WordTable words = narrow ? WordTable() : prepared.words;
+    NarrowWordTable narrow_words = narrow ? prepared.narrow : NarrowWordTable();
     state.ResumeTiming();
-    merges = LearnMerges(words, max_merges, nullptr, parallelism).size();
+    merges = narrow ? LearnMerges(narrow_words, max_merges, nullptr, parallelism).size()
+                    : LearnMerges(words, max_merges, nullptr, parallelism).size();
     benchmark::DoNotOptimize(merges);
   }
   state.SetLabel(std::string(bench::FlavorName(flavor)));
@@ -91,11 +100,12 @@ void BM_LearnMerges(benchmark::State& state) {
 }
 
 BENCHMARK(BM_LearnMerges)
-    ->ArgNames({"flavor", "merges", "workers"})
+    ->ArgNames({"flavor", "merges", "workers", "symbol_bits"})
     ->ArgsProduct({{static_cast<int>(bench::Flavor::kStories),
                     static_cast<int>(bench::Flavor::kWeb)},
                    {2000, 10000},
-                   {1, 2}})
+                   {1, 2},
+                   {16, 32}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
