@@ -82,12 +82,13 @@ absl::StatusOr<AnyWordTable> CopyWords(size_t parts, const ForEachIn& for_each_i
   auto fill = [&](auto table) -> absl::StatusOr<AnyWordTable> {
     using Table = decltype(table);
     const size_t header = Table::Units(0);
-    if (words * header + bytes > Table::kMaxUnits) {
+    const size_t units = words * header + bytes;
+    if (units > Table::kMaxUnits) {
       return absl::ResourceExhaustedError("too many distinct pre-tokens for one word table");
     }
-    table.Reserve(words, words * header + bytes);
+    table.Reserve(words, units);
     table.FaultIn(parallelism);
-    table.Resize(words, words * header + bytes);
+    table.Resize(words, units);
     table.set_longest(most);
     run([&](size_t part) {
       std::vector<Size>& next = sizes[part];  // where the part's next word of each group goes

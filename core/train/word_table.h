@@ -87,7 +87,9 @@ class BasicWordTable {
     std::memcpy(&length, arena_.data() + w + kLengthAt, sizeof(length));
     return length;
   }
-  void set_length(WordId w, uint32_t n) { std::memcpy(arena_.data() + w + kLengthAt, &n, 4); }
+  void set_length(WordId w, uint32_t n) {
+    std::memcpy(arena_.data() + w + kLengthAt, &n, sizeof(n));
+  }
   const Symbol* symbols(WordId w) const { return arena_.data() + w + kHeader; }
   Symbol* symbols(WordId w) { return arena_.data() + w + kHeader; }
 
