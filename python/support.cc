@@ -70,11 +70,23 @@ std::string BytesOf(const py::handle& value, const char* what) {
   return std::string(py::reinterpret_borrow<py::bytes>(value));
 }
 
+namespace {
+
+// Whether `value` is a numpy array. Without numpy imported it cannot be one, and asking pybind11
+// would import numpy, which is optional: decode() failed with ModuleNotFoundError without it.
+bool IsNumpyArray(const py::handle& value) {
+  PyObject* numpy = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy");  // borrowed
+  if (numpy == nullptr || numpy == Py_None) return false;
+  return py::isinstance<py::array>(value);
+}
+
+}  // namespace
+
 // Ids from a list, tuple or numpy array of integers; a value that is no token id is
 // ValueError (the id may still be missing from the vocabulary: that is checked later).
 std::vector<TokenId> IdsOf(const py::handle& ids) {
   std::vector<TokenId> out;
-  if (py::isinstance<py::array>(ids)) {
+  if (IsNumpyArray(ids)) {
     auto array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
     if (!array) throw py::error_already_set();
     out.reserve(static_cast<size_t>(array.size()));

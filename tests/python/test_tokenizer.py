@@ -2,6 +2,8 @@
 
 import json
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -158,6 +160,43 @@ def test_encode_to_numpy(small, corpus):
     assert wide.dtype == np.uint32 and wide.tolist() == array.tolist()
     assert small.encode_to_numpy("").tolist() == []
     assert small.decode(small.encode_to_numpy(text)) == text
+
+
+# Run where numpy cannot be imported: only encode_to_numpy needs it.
+_WITHOUT_NUMPY = """
+import sys
+sys.modules["numpy"] = None  # `import numpy` now fails, as where it is not installed
+import bpeforge
+
+corpus, folder = sys.argv[1:]
+vocab, merges = bpeforge.train_bpe(corpus, 300, ["<|endoftext|>"])
+tok = bpeforge.Tokenizer(vocab, merges, ["<|endoftext|>"])
+text = "the newest lower<|endoftext|>low"
+ids = tok.encode(text)
+assert tok.decode(ids) == text
+assert tok.decode_bytes(tuple(ids)) == text.encode()
+assert list(tok.encode_iterable([text[:9], text[9:]])) == ids
+tok.save(folder)
+assert bpeforge.load(folder).decode(ids) == text
+try:
+    tok.encode_to_numpy(text)
+except ImportError:
+    pass
+else:
+    raise AssertionError("encode_to_numpy worked without numpy")
+"""
+
+
+def test_everything_but_encode_to_numpy_works_without_numpy(tmp_path, subprocess_env):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest<|endoftext|>new newer newest\n" * 50)
+    child = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_NUMPY, str(corpus), str(tmp_path / "tok")],
+        env=subprocess_env,
+        capture_output=True,
+        text=True,
+    )
+    assert child.returncode == 0, child.stderr[-2000:]
 
 
 def test_encode_to_numpy_large_vocab_is_uint32(fixtures):
