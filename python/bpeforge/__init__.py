@@ -269,6 +269,8 @@ class Tokenizer:
 
     def encode_batch(self, texts: Sequence[str], threads: int | None = None) -> list[list[int]]:
         """The ids of each text, encoded in parallel without the GIL."""
+        if isinstance(texts, (str, bytes)):
+            raise TypeError("texts must be a list of str, not a single string")
         return self._impl.encode_batch(list(texts), _threads(threads))
 
     def encode_file(
@@ -316,7 +318,11 @@ class Tokenizer:
         return self._impl.decode_bytes(ids)
 
     def token_bytes(self, token_id: int) -> bytes | None:
-        """The bytes of one id, or None."""
+        """The bytes of one id, or None where no token has it."""
+        if isinstance(token_id, bool) or not isinstance(token_id, int):
+            raise TypeError(f"token_id must be an int, not {type(token_id).__name__}")
+        if not 0 <= token_id <= 0xFFFFFFFF:
+            return None
         return self._impl.token_bytes(token_id)
 
     @property

@@ -162,6 +162,18 @@ def test_encode_non_str(gpt2_tokenizer):
         list(gpt2_tokenizer.encode_iterable(["ok", b"bytes"]))
     with pytest.raises(TypeError):
         gpt2_tokenizer.encode_batch(["ok", 1])
+    # A single string is not a batch of its characters.
+    for single in ("hello", b"hello"):
+        with pytest.raises(TypeError):
+            gpt2_tokenizer.encode_batch(single)
+
+
+def test_token_bytes_of_no_id(gpt2_tokenizer):
+    for no_id in (-1, 50257, 2**32, 2**64):
+        assert gpt2_tokenizer.token_bytes(no_id) is None
+    for bad in ("1", 1.0, None, True):
+        with pytest.raises(TypeError):
+            gpt2_tokenizer.token_bytes(bad)
 
 
 def test_uint16_for_a_large_vocab(cl100k, cs336, tmp_path):
