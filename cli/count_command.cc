@@ -126,7 +126,8 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
                 "UTF-8 text files, JSON Lines, folders or quoted globs, as for train (each file "
                 "and each JSON Lines record a separate document; gzip, xz and zstd files and - "
                 "for standard input are read as a stream), or with --merge count files");
-  cmd->add_option("--out", args->out, "The count file (written whole or not at all)")->required();
+  cmd->add_option("--out,--output", args->out, "The count file (written whole or not at all)")
+      ->required();
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); as for train, recorded in the file");
   cmd->add_option("--pattern", args->pattern,

@@ -64,7 +64,7 @@ void AddDecodeCommand(CLI::App& app, std::function<int()>* action) {
                   "Id type the file was written with: uint16 or uint32 (default: IDS.json's, "
                   "else uint32)")
       ->check(CLI::IsMember({"uint16", "uint32"}));
-  cmd->add_option("--output", args->output,
+  cmd->add_option("--output,--out", args->output,
                   "Write the text here (whole or not at all, never over IDS) instead of "
                   "standard output");
   cmd->callback([args, action] { *action = [args] { return RunDecode(*args); }; });

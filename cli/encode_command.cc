@@ -102,7 +102,7 @@ void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_option("--separator-token", args->separator_token,
                   "A special token of the tokenizer whose id goes between two documents (files "
                   "and JSON Lines records), e.g. '<|endoftext|>'");
-  cmd->add_option("--output", args->output,
+  cmd->add_option("--output,--out", args->output,
                   "The ids file (written whole or not at all, never over an input), with a "
                   "sidecar OUTPUT.json that records the id type, the count and the tokenizer")
       ->required();

@@ -71,7 +71,7 @@ void AddExportCommand(CLI::App& app, std::function<int()>* action) {
       "tiktoken's tokenizer.tiktoken + tiktoken.json (`train` writes them all already; this "
       "converts directories trained before, and GPT-2 or tokenizer.json inputs).");
   AddTokenizerFlags(cmd, &args->tokenizer);
-  cmd->add_option("--out", args->out_dir,
+  cmd->add_option("--out,--output", args->out_dir,
                   "Output directory (default: the --tokenizer directory); all files are "
                   "written or none");
   cmd->callback([args, action] { *action = [args] { return RunExport(*args); }; });

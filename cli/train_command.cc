@@ -303,7 +303,7 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                   "Pre-tokenizer pattern: gpt2 (default), cl100k, o200k, or any regex as Python's "
                   "`regex` module reads it (run by the slower reference matcher; text is then cut "
                   "for the threads only at special tokens); with --counts, the files'");
-  cmd->add_option("--out", args->out_dir,
+  cmd->add_option("--out,--output", args->out_dir,
                   "Output directory (created if missing; checked before training starts) for "
                   "vocab.json + merges.txt (GPT-2), tokenizer.json (Hugging Face), "
                   "tokenizer.tiktoken + tiktoken.json (tiktoken) and bpeforge.json")

@@ -121,6 +121,33 @@ TEST(TrainCliTest, EmptyInputIsValid) {
   EXPECT_EQ(testing::ReadFileOrDie(dir.File("o/merges.txt")), "");
 }
 
+// Directories and files alike are named with --out or --output, whichever a command is given:
+// each command took only one of them (train, count and export --out; encode and decode
+// --output), and a user who had used the other was told the option was required.
+TEST(TrainCliTest, OutAndOutputNameTheSameOption) {
+  TempDir dir;
+  testing::TextGenOptions gen;
+  gen.fragments = 2000;
+  const std::string text = testing::RandomText(5, gen);
+  testing::WriteFile(dir.File("in.txt"), text);
+  const std::string in = dir.File("in.txt");
+  const std::string tok = " --tokenizer " + dir.File("t");
+  for (const std::string& args :
+       {"train " + in + " --vocab-size 300 --quiet --output " + dir.File("t"),
+        "count " + in + " --quiet --output " + dir.File("c.counts"),
+        "export" + tok + " --output " + dir.File("e"),
+        "encode " + in + tok + " --quiet --out " + dir.File("ids.bin"),
+        "decode " + dir.File("ids.bin") + tok + " --out " + dir.File("back.txt")}) {
+    auto r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.File("t/vocab.json")));
+  EXPECT_TRUE(std::filesystem::exists(dir.File("c.counts")));
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("e/merges.txt")),
+            testing::ReadFileOrDie(dir.File("t/merges.txt")));
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("back.txt")), text);
+}
+
 TEST(TrainCliTest, HelpDescribesTheOptions) {
   auto r = RunCli("train --help");
   EXPECT_EQ(r.exit_code, 0);
