@@ -54,7 +54,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version are 0; every usage error is 2, as for an unknown command, where
+    // CLI11 has a number of its own for each kind (105, 106, 109...).
+    return app.exit(e) == 0 ? 0 : 2;
   }
   const std::string command = argv[1];
   if (bpeforge::cli::ranks::Size() > 1 && command != "train" && command != "count") {

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "core/formats/gpt2_files.h"
 #include "tests/test_util.h"
@@ -146,6 +148,31 @@ TEST(TrainCliTest, OutAndOutputNameTheSameOption) {
   EXPECT_EQ(testing::ReadFileOrDie(dir.File("e/merges.txt")),
             testing::ReadFileOrDie(dir.File("t/merges.txt")));
   EXPECT_EQ(testing::ReadFileOrDie(dir.File("back.txt")), text);
+}
+
+// 0 for help, 2 for every usage error (CLI11 had its own number for each kind), 1 for a run
+// that fails.
+TEST(TrainCliTest, UsageErrorsExitWithTwo) {
+  TempDir dir;
+  testing::WriteFile(dir.File("in.txt"), "hello world");
+  const std::string in = dir.File("in.txt"), out = " --out " + dir.File("o");
+  EXPECT_EQ(RunCli("train --help").exit_code, 0);
+  EXPECT_EQ(RunCli("--version").exit_code, 0);
+  const std::vector<std::string> usage_errors = {
+      "train " + in + " --vocab-size 300" + out + " --bogus",
+      "train --vocab-size 300" + out,
+      "train " + in + out,
+      "train " + in + " --vocab-size 300" + out + " --layout weird",
+      "encode " + in + " --tokenizer " + dir.File("none") + " --output " + dir.File("ids"),
+      "",
+      "frobnicate"};
+  for (const std::string& args : usage_errors) {
+    auto r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("bpeforge: error: "), std::string::npos) << args;
+  }
+  auto r = RunCli("train " + dir.File("missing.txt") + " --vocab-size 300" + out);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
 }
 
 TEST(TrainCliTest, HelpDescribesTheOptions) {
