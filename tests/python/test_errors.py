@@ -142,6 +142,13 @@ def test_bad_cs336_vocab():
         bpeforge.Tokenizer(byte_vocab, [], [""])
 
 
+def test_vocab_that_is_no_mapping_is_a_type_error():
+    with pytest.raises(TypeError, match="vocab must be a dict"):
+        bpeforge.Tokenizer([bytes([b]) for b in range(256)], [])
+    pairs = [(b, bytes([b])) for b in range(256)]  # pairs still make a dict
+    assert bpeforge.Tokenizer(pairs, []).encode("hi") == [104, 105]
+
+
 def test_decode_bad_ids(gpt2_tokenizer):
     for bad in ([50257], [10**6], [-1], [1, 2, -3], [2**40]):
         with pytest.raises(ValueError):
@@ -162,6 +169,15 @@ def test_encode_non_str(gpt2_tokenizer):
         list(gpt2_tokenizer.encode_iterable(["ok", b"bytes"]))
     with pytest.raises(TypeError):
         gpt2_tokenizer.encode_batch(["ok", 1])
+    # The message names the type, and for bytes says what to do.
+    with pytest.raises(TypeError, match="must be str, not NoneType"):
+        gpt2_tokenizer.encode(None)
+    with pytest.raises(TypeError, match="open the file in text mode"):
+        list(gpt2_tokenizer.encode_iterable([b"bytes"]))
+    with pytest.raises(TypeError, match="must be str, not int"):
+        gpt2_tokenizer.encode_batch(["ok", 1])
+    with pytest.raises(TypeError, match="must be str, not bytes"):
+        gpt2_tokenizer.encode_to_numpy(b"abc")
     # A single string is not a batch of its characters.
     for single in ("hello", b"hello"):
         with pytest.raises(TypeError):
