@@ -65,6 +65,14 @@ TEST(FilesTest, BadFilesNameTheProblem) {
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.status().message().find("v.json"), absl::string_view::npos);
   EXPECT_FALSE(ReadVocabJson(dir.File("absent.json")).ok());
+  // A Hugging Face tokenizer.json given for vocab.json is named as such.
+  testing::WriteFile(dir.File("tokenizer.json"),
+                     R"({"version": "1.0", "added_tokens": [], "model": {"type": "BPE"}})");
+  v = ReadVocabJson(dir.File("tokenizer.json"));
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.status().message().find("is a Hugging Face tokenizer.json, not a GPT-2 vocab.json"),
+            absl::string_view::npos)
+      << v.status();
 }
 
 TEST(FilesTest, ManifestRoundTrip) {

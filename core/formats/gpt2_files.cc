@@ -42,6 +42,13 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntri
   if (!json.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": expected a JSON object"));
   }
+  // The likeliest wrong file: the Hugging Face tokenizer.json that sits beside vocab.json.
+  if (json.contains("model") && json.contains("added_tokens")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path,
+        ": this is a Hugging Face tokenizer.json, not a GPT-2 vocab.json (token -> id); load it "
+        "as a tokenizer (--tokenizer FILE, bpeforge.load(FILE))"));
+  }
   std::vector<std::pair<std::string, TokenId>> entries;
   entries.reserve(json.size());
   for (const auto& [key, value] : json.items()) {
