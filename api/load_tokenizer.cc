@@ -194,7 +194,11 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return Prefixed(path, t.status());
-  return std::make_shared<State>(*std::move(t), std::nullopt);
+  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
+  state->why_no_model = absl::StrCat(
+      "it was read from the tiktoken rank file ", path,
+      ", which has ranks but no merges list (vocab.json, merges.txt and tokenizer.json need one)");
+  return state;
 }
 
 // A Hugging Face tokenizer.json of a byte-level BPE model; its added tokens are special.
@@ -212,11 +216,14 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
   if (!t.ok()) return Prefixed(path, t.status());
   auto state = std::make_shared<State>(*std::move(t), std::nullopt);
   // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
-  bool all_ids = true;
-  for (size_t id = 0; all_ids && id < state->tokenizer.id_limit(); ++id) {
-    all_ids = state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value();
+  for (size_t id = 0; id < state->tokenizer.id_limit(); ++id) {
+    if (!state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value()) {
+      state->why_no_model = absl::StrCat(path, " leaves id ", id,
+                                         " without a token, and vocab.json cannot leave a gap");
+      return state;
+    }
   }
-  if (all_ids) state->model = ModelOf(state->tokenizer, hf->merges);
+  state->model = ModelOf(state->tokenizer, hf->merges);
   return state;
 }
 

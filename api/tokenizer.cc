@@ -64,8 +64,7 @@ int ArenaThreads(int threads) { return internal::ThreadsToUse(threads); }
 absl::Status Tokenizer::Save(const std::string& dir) const {
   if (!state_->model.has_value()) {
     return absl::FailedPreconditionError(
-        "this tokenizer cannot be saved: one loaded from a rank file has no merges list, and "
-        "one from a tokenizer.json with ids that no token has cannot be written as vocab.json");
+        absl::StrCat("this tokenizer cannot be saved: ", state_->why_no_model));
   }
   return SaveTokenizer(*state_->model, dir);
 }

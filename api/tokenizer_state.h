@@ -6,6 +6,7 @@
 #include <tbb/enumerable_thread_specific.h>
 
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "bpeforge/bpeforge.h"
@@ -17,7 +18,8 @@ struct Tokenizer::State {
   State(internal::Tokenizer t, std::optional<BpeModel> m)
       : tokenizer(std::move(t)), model(std::move(m)) {}
   internal::Tokenizer tokenizer;
-  std::optional<BpeModel> model;  // absent for rank files
+  std::optional<BpeModel> model;  // absent for rank files and ids with gaps
+  std::string why_no_model;       // then, why (for Save's error)
   // Per-thread caches of recent pre-tokens for EncodeBatch, kept warm from call to call (a
   // batch of short texts gains most from them: 2x on TinyStories-like documents).
   mutable tbb::enumerable_thread_specific<internal::EncodeCache> batch_caches;

@@ -140,6 +140,13 @@ TEST(ExportTest, RepeatedTokenKeepsItsFirstId) {
     const Tokenizer back = LoadOrDie(dir.File(file));
     EXPECT_EQ(back.Encode(text), want) << file;
     EXPECT_FALSE(back.TokenBytes(259).has_value()) << file;  // the left-out id
+    // Neither can be saved as a bpeforge directory, and the error says why.
+    const absl::Status saved = back.Save(dir.File(absl::StrCat("again-", file)));
+    EXPECT_FALSE(saved.ok()) << file;
+    const std::string why = std::string(file) == "tokenizer.json"
+                                ? "tokenizer.json leaves id 259 without a token"
+                                : "read from the tiktoken rank file";
+    EXPECT_NE(saved.message().find(why), absl::string_view::npos) << saved;
   }
 }
 
