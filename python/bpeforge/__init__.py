@@ -20,8 +20,11 @@ KeyboardInterrupt, and nothing is left half-written.
 
 from __future__ import annotations
 
+import base64
 import errno
+import json
 import os
+import tempfile
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, Union
 
 from . import _bpeforge
@@ -373,6 +376,40 @@ class Tokenizer:
             f"special_tokens={self.special_tokens!r})"
         )
 
+    def __reduce__(self):
+        """Pickling, for ``multiprocessing`` and ``datasets.map(num_proc=...)``: the tokenizer
+        travels as its vocabulary, merges (or a rank file's ranks), special tokens with their ids
+        and pattern, and is rebuilt from them on arrival, giving the same ids."""
+        merges = self.merges
+        if merges is None and not getattr(self, "_ranked", False):
+            raise TypeError(
+                "cannot pickle a tokenizer read from a tokenizer.json that leaves ids without a "
+                "token: the order of its merges is not kept"
+            )
+        specials = {s: self._impl.special_token_id(s) for s in self.special_tokens}
+        state = {"vocab": self.vocab, "merges": merges, "special_ids": specials,
+                 "pattern": self.pattern}
+        return (_unpickle, (state,))
+
+
+def _unpickle(state: dict) -> Tokenizer:
+    """Rebuilds what Tokenizer.__reduce__ packed."""
+    specials = state["special_ids"]
+    if state["merges"] is not None:
+        return Tokenizer(state["vocab"], state["merges"], list(specials), pattern=state["pattern"])
+    # A rank file's tokenizer (id = rank): its ranks written out as one again, and loaded.
+    special_ids = set(specials.values())
+    with tempfile.TemporaryDirectory() as folder:
+        ranks = os.path.join(folder, "tokenizer.tiktoken")
+        with open(ranks, "wb") as f:
+            for token_id, token in sorted(state["vocab"].items()):
+                if token_id not in special_ids:
+                    f.write(base64.b64encode(token) + b" %d\n" % token_id)
+        ids = os.path.join(folder, "special_ids.json")
+        with open(ids, "w", encoding="utf-8") as f:
+            json.dump({"special_tokens": specials}, f)
+        return load(ranks, special_tokens=list(specials), pattern=state["pattern"], special_ids=ids)
+
 
 def load(
     path: StrPath,
@@ -393,6 +430,12 @@ def load(
     if pattern is not None:
         _pattern(pattern)
     ids_path = "" if special_ids is None else _path(special_ids, "special_ids")
-    return Tokenizer._wrap(
+    tokenizer = Tokenizer._wrap(
         _bpeforge.Tokenizer.load(path, _special_tokens(special_tokens), pattern, ids_path)
     )
+    # Without merges it came from a rank file (id = rank), or from a tokenizer.json that leaves
+    # ids without a token, whose ids need not follow its merges' order (pickling tells them apart).
+    if tokenizer.merges is None and os.path.isfile(path):
+        with open(path, "rb") as f:
+            tokenizer._ranked = not f.read(4096).lstrip().startswith(b"{")
+    return tokenizer

@@ -1,6 +1,9 @@
 """Tokenizer: round trips, special tokens, save/load, batch and numpy encoding, docstrings."""
 
+import copy
 import json
+import multiprocessing
+import pickle
 import random
 import subprocess
 import sys
@@ -268,3 +271,56 @@ def test_unsupported_tokenizer_json_is_a_value_error(small, tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps(doc))
     with pytest.raises(ValueError, match="model Unigram is not supported"):
         bpeforge.load(tmp_path / "bad.json")
+
+
+def _same_tokenizer(a, b, text):
+    assert a.encode(text) == b.encode(text)
+    assert (a.vocab, a.merges, a.special_tokens, a.pattern) == (
+        b.vocab, b.merges, b.special_tokens, b.pattern)
+
+
+def test_pickle_round_trip(small, corpus, tmp_path):
+    """Every kind of tokenizer pickles (for multiprocessing, datasets.map) and comes back the
+    same: trained, loaded from a directory, its tokenizer.json or its rank file, custom pattern."""
+    text = corpus.read_text(encoding="utf-8")[:20000] + DOUBLE + " ok"
+    small.save(tmp_path / "tok")
+    vocab, merges = small.vocab, small.merges
+    for tokenizer in (
+        small,
+        bpeforge.load(tmp_path / "tok"),
+        bpeforge.load(tmp_path / "tok" / "tokenizer.json"),
+        bpeforge.load(tmp_path / "tok" / "tokenizer.tiktoken"),
+        bpeforge.Tokenizer(vocab, merges, [EOT, "<pad>"], pattern=r"\S+|\s+"),
+    ):
+        back = pickle.loads(pickle.dumps(tokenizer))
+        assert type(back) is bpeforge.Tokenizer
+        _same_tokenizer(back, tokenizer, text)
+        _same_tokenizer(copy.deepcopy(tokenizer), tokenizer, text)
+
+
+def test_pickle_round_trip_of_a_rank_file_with_special_ids(fixtures):
+    cl100k = bpeforge.load(
+        fixtures / "tiktoken_cl100k_base.tiktoken", pattern="cl100k",
+        special_tokens=["<|endoftext|>", "<|endofprompt|>"],
+        special_ids=fixtures / "tiktoken_cl100k_base.json")
+    back = pickle.loads(pickle.dumps(cl100k))
+    _same_tokenizer(back, cl100k, "hello world<|endofprompt|> 12345 Привет<|endoftext|>")
+
+
+def test_tokenizer_in_worker_processes(small, corpus):
+    texts = corpus.read_text(encoding="utf-8").split("\n")[:200]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        assert pool.map(small.encode, texts, chunksize=20) == [small.encode(t) for t in texts]
+
+
+def test_pickling_a_tokenizer_json_with_gaps_is_refused(tmp_path):
+    """Its ids need not follow its merges' order, so a rank file could not rebuild it."""
+    vocab = {b: bytes([b]) for b in range(256)}
+    merges = [(b"a", b"b"), (b"b", b"c"), (b"ab", b"c"), (b"a", b"bc"), (b"c", b"a")]
+    for i, (left, right) in enumerate(merges):
+        vocab[256 + i] = left + right  # "abc" at 258 and 259: tokenizer.json leaves 259 out
+    bpeforge.Tokenizer(vocab, merges).save(tmp_path)
+    gapped = bpeforge.load(tmp_path / "tokenizer.json")
+    assert gapped.merges is None
+    with pytest.raises(TypeError, match="leaves ids without a token"):
+        pickle.dumps(gapped)
