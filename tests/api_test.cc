@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -227,6 +228,26 @@ TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
   EXPECT_EQ(t->EncodeFile(paths, dir.File("ids"), encode).status().code(),
             absl::StatusCode::kCancelled);
   EXPECT_FALSE(std::ifstream(dir.File("ids")).good());
+}
+
+// An output that is a directory is refused before any text is encoded: renaming the finished
+// file over it failed only once all the work was done.
+TEST(ApiTest, AnOutputThatIsADirectoryIsRefusedBeforeTheWork) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
+  ASSERT_TRUE(t.ok());
+  std::filesystem::create_directory(dir.File("out"));
+  EncodeFilesOptions options;
+  options.chunk_bytes = 64;
+  int chunks = 0;
+  options.progress = [&](uint64_t, uint64_t) { ++chunks; };
+  const absl::Status s = t->EncodeFile(paths, dir.File("out"), options).status();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(dir.File("out")), absl::string_view::npos) << s;
+  EXPECT_EQ(chunks, 0);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.File("out")));
 }
 
 // "\xC4\xA0" (Ġ) is how tokenizer.json spells the ordinary token " "; a special token with that

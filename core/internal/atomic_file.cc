@@ -24,6 +24,11 @@ absl::Status ErrnoError(absl::string_view what, const std::string& path) {
 }  // namespace
 
 absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
+  // Refused now, not when the finished file is renamed over it: by then the work (an encoding of
+  // gigabytes, say) would be done and lost.
+  if (struct stat st; stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return ErrnoStatus(EISDIR, "cannot write", path);
+  }
   file->path_ = path;
   file->temp_path_ = path + ".tmp-XXXXXX";
   int fd = mkstemp(file->temp_path_.data());
