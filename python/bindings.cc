@@ -144,7 +144,7 @@ PYBIND11_MODULE(_bpeforge, m) {
           })
       .def("save", [](const Tokenizer& t, const std::string& dir) { Check(t.Save(dir)); })
       .def("encode",
-           [](const Tokenizer& t, const py::str& text) {
+           [](const Tokenizer& t, const py::handle& text) {
              const absl::string_view utf8 = Utf8(text);
              std::vector<TokenId> ids;
              if (utf8.size() < (1 << 16)) {
@@ -156,7 +156,7 @@ PYBIND11_MODULE(_bpeforge, m) {
              return IdList(ids);
            })
       .def("encode_ordinary",
-           [](const Tokenizer& t, const py::str& text) {
+           [](const Tokenizer& t, const py::handle& text) {
              const absl::string_view utf8 = Utf8(text);
              std::vector<TokenId> ids;
              {
@@ -169,7 +169,8 @@ PYBIND11_MODULE(_bpeforge, m) {
            [](const Tokenizer& t, const py::sequence& texts, int threads) {
              std::vector<absl::string_view> views;
              views.reserve(texts.size());
-             for (const py::handle& text : texts) views.push_back(Utf8(text));  // texts own them
+             for (const py::handle& text : texts)
+               views.push_back(Utf8(text, "each text"));  // texts own them
              std::vector<std::vector<TokenId>> ids;
              {
                py::gil_scoped_release release;
@@ -183,7 +184,7 @@ PYBIND11_MODULE(_bpeforge, m) {
              return out;
            })
       .def("encode_to_numpy",
-           [](const Tokenizer& t, const py::str& text, const std::string& dtype) {
+           [](const Tokenizer& t, const py::handle& text, const std::string& dtype) {
              const IdType type = Unwrap(ParseIdType(dtype));
              if (type == IdType::kUint16 && t.id_limit() > 65536) {
                throw py::value_error("the vocabulary has ids that do not fit in uint16");
@@ -254,9 +255,9 @@ PYBIND11_MODULE(_bpeforge, m) {
       // the address space).
       .def(py::init([](const Tokenizer& t) { return StreamEncoder(t, 0); }))
       .def("push",
-           [](StreamEncoder& e, const py::str& piece) {
+           [](StreamEncoder& e, const py::handle& piece) {
              std::vector<TokenId> ids;
-             e.Push(Utf8(piece), &ids);
+             e.Push(Utf8(piece, "each piece of the iterable"), &ids);
              return IdList(ids);
            })
       .def("finish", [](StreamEncoder& e) {

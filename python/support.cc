@@ -54,8 +54,13 @@ namespace bpeforge::python {
 
 // A str as UTF-8 without a copy; valid while the str lives. Surrogates raise
 // UnicodeEncodeError, as str.encode() does.
-absl::string_view Utf8(const py::handle& text) {
-  if (!PyUnicode_Check(text.ptr())) throw py::type_error("expected str");
+absl::string_view Utf8(const py::handle& text, const char* what) {
+  if (!PyUnicode_Check(text.ptr())) {
+    const bool bytes = PyBytes_Check(text.ptr()) || PyByteArray_Check(text.ptr());
+    throw py::type_error(std::string(what) + " must be str, not " +
+                         std::string(py::str(py::type::of(text).attr("__name__"))) +
+                         (bytes ? " (decode the bytes, or open the file in text mode)" : ""));
+  }
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
   if (data == nullptr) throw py::error_already_set();

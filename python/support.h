@@ -105,8 +105,9 @@ class StderrProgress {
 };
 
 // A str as UTF-8 without a copy; valid while the str lives. Surrogates raise
-// UnicodeEncodeError, as str.encode() does.
-absl::string_view Utf8(const py::handle& text);
+// UnicodeEncodeError, as str.encode() does; anything but a str TypeError naming `what` and the
+// type (bytes with what to do instead).
+absl::string_view Utf8(const py::handle& text, const char* what = "text");
 
 std::string BytesOf(const py::handle& value, const char* what);
 

@@ -95,15 +95,6 @@ def _special_tokens(special_tokens: Iterable[str] | None) -> list[str]:
     return tokens
 
 
-def _text(text: object, what: str = "text") -> str:
-    if not isinstance(text, str):
-        hint = ""
-        if isinstance(text, (bytes, bytearray)):
-            hint = " (decode the bytes, or open the file in text mode)"
-        raise TypeError(f"{what} must be str, not {type(text).__name__}{hint}")
-    return text
-
-
 def _threads(threads: int | None) -> int:
     if threads is None:
         return 0
@@ -269,11 +260,11 @@ class Tokenizer:
 
     def encode(self, text: str) -> list[int]:
         """The token ids of ``text``."""
-        return self._impl.encode(_text(text))
+        return self._impl.encode(text)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """The token ids of ``text``, with special tokens treated as ordinary text."""
-        return self._impl.encode_ordinary(_text(text))
+        return self._impl.encode_ordinary(text)
 
     def encode_iterable(self, iterable: Iterable[str]) -> Iterator[int]:
         """Lazily yields the ids of the concatenation of the strings of ``iterable`` (for
@@ -281,17 +272,14 @@ class Tokenizer:
         memory. It starts no threads and allocates little per string."""
         encoder = _bpeforge.StreamEncoder(self._impl)
         for piece in iterable:
-            yield from encoder.push(_text(piece, "each piece of the iterable"))
+            yield from encoder.push(piece)
         yield from encoder.finish()
 
     def encode_batch(self, texts: Sequence[str], threads: int | None = None) -> list[list[int]]:
         """The ids of each text, encoded in parallel without the GIL."""
         if isinstance(texts, (str, bytes)):
             raise TypeError("texts must be a list of str, not a single string")
-        texts = list(texts)
-        for text in texts:
-            _text(text, "each text")
-        return self._impl.encode_batch(texts, _threads(threads))
+        return self._impl.encode_batch(list(texts), _threads(threads))
 
     def encode_file(
         self,
@@ -326,8 +314,7 @@ class Tokenizer:
         (or the ``dtype`` given)."""
         if dtype is None:
             dtype = "uint16" if self._impl.id_limit <= 65536 else "uint32"
-        dtype = _choice(dtype, "dtype", ("uint16", "uint32"))
-        return self._impl.encode_to_numpy(_text(text), dtype)
+        return self._impl.encode_to_numpy(text, _choice(dtype, "dtype", ("uint16", "uint32")))
 
     def decode(self, ids: Iterable[int]) -> str:
         """The text of ``ids``; bytes that are not valid UTF-8 become U+FFFD. An id that no
