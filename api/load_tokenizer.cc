@@ -195,6 +195,7 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
       internal::Tokenizer::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return Prefixed(path, t.status());
   auto state = std::make_shared<State>(*std::move(t), std::nullopt);
+  state->from_rank_file = true;
   state->why_no_model = absl::StrCat(
       "it was read from the tiktoken rank file ", path,
       ", which has ranks but no merges list (vocab.json, merges.txt and tokenizer.json need one)");

@@ -73,6 +73,8 @@ const BpeModel* Tokenizer::model() const {
   return state_->model.has_value() ? &*state_->model : nullptr;
 }
 
+bool Tokenizer::from_rank_file() const { return state_->from_rank_file; }
+
 std::vector<TokenId> Tokenizer::Encode(absl::string_view text) const {
   return state_->tokenizer.Encode(text);
 }

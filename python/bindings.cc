@@ -233,6 +233,7 @@ PYBIND11_MODULE(_bpeforge, m) {
       .def("special_token_id",
            [](const Tokenizer& t, const std::string& token) { return t.SpecialTokenId(token); })
       .def_property_readonly("id_limit", &Tokenizer::id_limit)
+      .def_property_readonly("from_rank_file", &Tokenizer::from_rank_file)
       .def_property_readonly("pattern", [](const Tokenizer& t) { return PatternString(t); })
       .def_property_readonly("special_tokens", &Tokenizer::special_tokens)
       .def("vocab",

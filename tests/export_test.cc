@@ -140,6 +140,7 @@ TEST(ExportTest, RepeatedTokenKeepsItsFirstId) {
     const Tokenizer back = LoadOrDie(dir.File(file));
     EXPECT_EQ(back.Encode(text), want) << file;
     EXPECT_FALSE(back.TokenBytes(259).has_value()) << file;  // the left-out id
+    EXPECT_EQ(back.from_rank_file(), std::string(file) == "tokenizer.tiktoken") << file;
     // Neither can be saved as a bpeforge directory, and the error says why.
     const absl::Status saved = back.Save(dir.File(absl::StrCat("again-", file)));
     EXPECT_FALSE(saved.ok()) << file;

@@ -273,6 +273,9 @@ class BPEFORGE_API Tokenizer {
   absl::Status Save(const std::string& dir) const;
   // The vocab, merges and settings, when known (not for rank files).
   const BpeModel* model() const;
+  // Whether it was read from a tiktoken rank file: its ids are its merge ranks, so its ids, bytes,
+  // special tokens and pattern alone make it again (a rank file of them).
+  bool from_rank_file() const;
 
   // `text` must be valid UTF-8 for the ids to decode back to it. With a custom pattern that
   // Boost.Regex gives up on for this text (its complexity limit: catastrophic backtracking),

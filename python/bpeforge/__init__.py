@@ -368,7 +368,7 @@ class Tokenizer:
         travels as its vocabulary, merges (or a rank file's ranks), special tokens with their ids
         and pattern, and is rebuilt from them on arrival, giving the same ids."""
         merges = self.merges
-        if merges is None and not getattr(self, "_ranked", False):
+        if merges is None and not self._impl.from_rank_file:
             raise TypeError(
                 "cannot pickle a tokenizer read from a tokenizer.json that leaves ids without a "
                 "token: the order of its merges is not kept"
@@ -417,12 +417,6 @@ def load(
     if pattern is not None:
         _pattern(pattern)
     ids_path = "" if special_ids is None else _path(special_ids, "special_ids")
-    tokenizer = Tokenizer._wrap(
+    return Tokenizer._wrap(
         _bpeforge.Tokenizer.load(path, _special_tokens(special_tokens), pattern, ids_path)
     )
-    # Without merges it came from a rank file (id = rank), or from a tokenizer.json that leaves
-    # ids without a token, whose ids need not follow its merges' order (pickling tells them apart).
-    if tokenizer.merges is None and os.path.isfile(path):
-        with open(path, "rb") as f:
-            tokenizer._ranked = not f.read(4096).lstrip().startswith(b"{")
-    return tokenizer
