@@ -144,7 +144,9 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
   }
   internal::AtomicFile out, sidecar;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(output, &out));
-  BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(sidecar_path, &sidecar));
+  // Ids sent down a pipe or to a device (/dev/stdout, /dev/null) have no file to sit beside.
+  const bool with_sidecar = !out.streams();
+  if (with_sidecar) BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(sidecar_path, &sidecar));
   const size_t width = internal::IdWidth(options.id_type);
   std::string buffer;
   absl::StatusOr<EncodeFilesStats> stats =
@@ -154,6 +156,10 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
         return out.Write(buffer);
       });
   if (!stats.ok()) return stats.status();
+  if (!with_sidecar) {
+    BPEFORGE_RETURN_IF_ERROR(out.Commit());
+    return stats;
+  }
   // Both files complete before either is renamed; the ids first, so that a crash in between
   // leaves new ids beside an old sidecar, whose count then gives it away.
   BPEFORGE_RETURN_IF_ERROR(

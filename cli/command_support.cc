@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,6 +49,12 @@ absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view 
 
 absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag) {
   if (dir.empty()) return absl::InvalidArgumentError(absl::StrCat(flag, " is empty"));
+  if (dir == "-") {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag,
+                     " -: the output is a directory of files; standard output cannot hold "
+                     "them"));
+  }
   std::error_code ec;
   std::filesystem::path p = std::filesystem::absolute(dir, ec);
   while (!p.empty() && !std::filesystem::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
@@ -65,7 +72,20 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) 
   if (path.empty()) return absl::InvalidArgumentError(absl::StrCat(flag, " is empty"));
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return NotWritable(flag, path, "is a directory");
-  std::filesystem::path parent = std::filesystem::absolute(path, ec).parent_path();
+  // A pipe, a terminal or a device is written as it is; a file, by rename beside the file its
+  // symbolic links end at.
+  if (struct stat st; stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (access(path.c_str(), W_OK) != 0) {
+      return NotWritable(flag, path, absl::StrCat("cannot write: ", std::strerror(errno)));
+    }
+    return absl::OkStatus();
+  }
+  std::filesystem::path file = std::filesystem::absolute(path, ec);
+  if (std::filesystem::is_symlink(file, ec)) {
+    const std::filesystem::path target = std::filesystem::weakly_canonical(file, ec);
+    if (!ec) file = target;
+  }
+  const std::filesystem::path parent = file.parent_path();
   if (!std::filesystem::is_directory(parent, ec)) {
     return NotWritable(flag, path, absl::StrCat("no directory ", parent.string()));
   }
@@ -74,6 +94,19 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) 
         flag, path, absl::StrCat("cannot write in ", parent.string(), ": ", std::strerror(errno)));
   }
   return absl::OkStatus();
+}
+
+std::string OutputPath(const std::string& flag_value) {
+  return flag_value == "-" ? "/dev/stdout" : flag_value;
+}
+
+std::FILE* SummaryStream(const std::string& output) {
+  struct stat out, std_out;
+  // /dev/null as both is no reason to move the summary.
+  const bool same = stat(output.c_str(), &out) == 0 && !S_ISCHR(out.st_mode) &&
+                    fstat(STDOUT_FILENO, &std_out) == 0 && out.st_dev == std_out.st_dev &&
+                    out.st_ino == std_out.st_ino;
+  return same ? stderr : stdout;
 }
 
 const std::atomic<bool>* InstallStopSignals() {

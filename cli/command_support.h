@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "absl/status/status.h"
@@ -24,8 +25,14 @@ absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::s
 
 // An error unless `dir` is, or can be created as, a writable directory.
 absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);
-// An error unless a file can be written (by rename) at `path`.
+// An error unless a file can be written (by rename) at `path`, or `path` is a pipe, a terminal
+// or a device that can be written.
 absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
+// A file output as given on the command line: "-" is standard output.
+std::string OutputPath(const std::string& flag_value);
+// Where a command's summary goes: standard error when `output` is standard output (so that the
+// summary does not land in the ids, say), else standard output.
+std::FILE* SummaryStream(const std::string& output);
 
 // After InstallStopSignals, the first SIGINT or SIGTERM sets the returned flag (which the
 // library's long calls poll as their `cancel`); a second one ends the process at once.

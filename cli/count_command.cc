@@ -83,7 +83,7 @@ int RunCount(const CountArgs& args) {
     counted = *std::move(all.counted);
   }
   progress.Finish();
-  std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
+  std::fputs(ranks::DescribeExchange(all.sent).c_str(), SummaryStream(args.out));
   return ranks::ExitCode(Finish(args, *inputs, counted, all.peaks, stopwatch));
 }
 
@@ -97,18 +97,19 @@ int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
   const std::string read = args.merge ? absl::StrFormat("%.1f MB of text in %d count file(s)",
                                                         counted->bytes / 1e6, inputs.size())
                                       : DescribeRead(counted->bytes, inputs.size(), counted->input);
-  std::printf(
-      "read        %s\n"
-      "pre-tokens  %llu (%zu distinct)\n"
-      "time        %.2f s (%.0f MB/s%s)\n"
-      "peak memory %.0f MB%s\n"
-      "wrote       %s\n",
-      read.c_str(), static_cast<unsigned long long>(counted->pretokens), counted->counts.size(),
-      seconds, seconds > 0 ? counted->bytes / 1e6 / seconds : 0.0,
-      StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6,
-      ranks::DescribeRankPeaks(rank_peaks).c_str(), args.out.c_str());
+  std::FILE* summary = SummaryStream(args.out);
+  std::fprintf(summary,
+               "read        %s\n"
+               "pre-tokens  %llu (%zu distinct)\n"
+               "time        %.2f s (%.0f MB/s%s)\n"
+               "peak memory %.0f MB%s\n"
+               "wrote       %s\n",
+               read.c_str(), static_cast<unsigned long long>(counted->pretokens),
+               counted->counts.size(), seconds, seconds > 0 ? counted->bytes / 1e6 / seconds : 0.0,
+               StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6,
+               ranks::DescribeRankPeaks(rank_peaks).c_str(), args.out.c_str());
   if (uint64_t chunk = 0; !args.merge && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(counted->input, chunk).c_str(), stdout);
+    std::fputs(LargePieceNote(counted->input, chunk).c_str(), summary);
   }
   return 0;
 }
@@ -126,7 +127,8 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
                 "UTF-8 text files, JSON Lines, folders or quoted globs, as for train (each file "
                 "and each JSON Lines record a separate document; gzip, xz and zstd files and - "
                 "for standard input are read as a stream), or with --merge count files");
-  cmd->add_option("--out,--output", args->out, "The count file (written whole or not at all)")
+  cmd->add_option("--out,--output", args->out,
+                  "The count file (written whole or not at all; - for standard output)")
       ->required();
   cmd->add_option("--special-token", args->special_tokens,
                   "A special token (repeatable); as for train, recorded in the file");
@@ -145,7 +147,10 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
   cmd->footer(
       "Under mpirun (mpirun -np N bpeforge count ...), every rank counts a share of the inputs "
       "and rank 0 writes the count file, which is that of one process.");
-  cmd->callback([args, action] { *action = [args] { return RunCount(*args); }; });
+  cmd->callback([args, action] {
+    args->out = OutputPath(args->out);
+    *action = [args] { return RunCount(*args); };
+  });
 }
 
 }  // namespace bpeforge::cli

@@ -67,7 +67,10 @@ void AddDecodeCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_option("--output,--out", args->output,
                   "Write the text here (whole or not at all, never over IDS) instead of "
                   "standard output");
-  cmd->callback([args, action] { *action = [args] { return RunDecode(*args); }; });
+  cmd->callback([args, action] {
+    if (args->output == "-") args->output.clear();  // standard output, as without --output
+    *action = [args] { return RunDecode(*args); };
+  });
 }
 
 }  // namespace bpeforge::cli

@@ -68,20 +68,21 @@ int RunEncode(const EncodeArgs& args) {
   if (!stats.ok()) return Fail(stats.status());
 
   const double s = seconds();
-  std::printf(
-      "read        %s\n"
-      "tokens      %llu (%.2f bytes per token)\n"
-      "time        %.2f s (%s, %.0f MB/s%s)\n"
-      "peak memory %.0f MB\n"
-      "wrote       %s (%s)\n",
-      DescribeRead(stats->bytes, inputs->size(), stats->input).c_str(),
-      static_cast<unsigned long long>(stats->tokens),
-      stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
-      ThreadsNote(stats->threads).c_str(), s > 0 ? stats->bytes / 1e6 / s : 0.0,
-      StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6, args.output.c_str(),
-      args.dtype.c_str());
+  std::FILE* summary = SummaryStream(args.output);
+  std::fprintf(summary,
+               "read        %s\n"
+               "tokens      %llu (%.2f bytes per token)\n"
+               "time        %.2f s (%s, %.0f MB/s%s)\n"
+               "peak memory %.0f MB\n"
+               "wrote       %s (%s)\n",
+               DescribeRead(stats->bytes, inputs->size(), stats->input).c_str(),
+               static_cast<unsigned long long>(stats->tokens),
+               stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
+               ThreadsNote(stats->threads).c_str(), s > 0 ? stats->bytes / 1e6 / s : 0.0,
+               StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6, args.output.c_str(),
+               args.dtype.c_str());
   if (uint64_t chunk = 0; absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(stats->input, chunk).c_str(), stdout);
+    std::fputs(LargePieceNote(stats->input, chunk).c_str(), summary);
   }
   return 0;
 }
@@ -104,7 +105,9 @@ void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
                   "and JSON Lines records), e.g. '<|endoftext|>'");
   cmd->add_option("--output,--out", args->output,
                   "The ids file (written whole or not at all, never over an input), with a "
-                  "sidecar OUTPUT.json that records the id type, the count and the tokenizer")
+                  "sidecar OUTPUT.json that records the id type, the count and the tokenizer; "
+                  "- (or a pipe, a device) gets the ids as they come, without the sidecar, and "
+                  "the summary goes to standard error")
       ->required();
   cmd->add_option("--dtype", args->dtype, "Id type: uint16 (vocab of at most 65536) or uint32")
       ->check(CLI::IsMember({"uint16", "uint32"}))
@@ -115,7 +118,10 @@ void AddEncodeCommand(CLI::App& app, std::function<int()>* action) {
                   "Work unit of the parallel encoder (ids do not depend on it)")
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
-  cmd->callback([args, action] { *action = [args] { return RunEncode(*args); }; });
+  cmd->callback([args, action] {
+    args->output = OutputPath(args->output);
+    *action = [args] { return RunEncode(*args); };
+  });
 }
 
 }  // namespace bpeforge::cli

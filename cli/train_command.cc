@@ -48,18 +48,6 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
            const Stopwatch& stopwatch);
 
 // Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
-absl::Status WriteStatsJson(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp";
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
-  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (f != nullptr) ok = (std::fclose(f) == 0) && ok;
-  ok = ok && std::rename(temp.c_str(), path.c_str()) == 0;
-  if (ok) return absl::OkStatus();
-  const int e = errno;
-  std::remove(temp.c_str());
-  return absl::UnavailableError(absl::StrFormat("cannot write %s: %s", path, std::strerror(e)));
-}
-
 // `total_seconds` is training (counting and merging); `seconds_in_all` is the command's whole
 // run up to this file, writing the tokenizer included, as the summary's "in all".
 std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_rss,
@@ -198,7 +186,7 @@ int RunTrain(const TrainArgs& args) {
     result = TrainFromCounted(*all.counted, options, args.out_dir, count_stopwatch);
   }
   progress.Finish();
-  std::printf("%s", ranks::DescribeExchange(all.sent).c_str());
+  std::fputs(ranks::DescribeExchange(all.sent).c_str(), SummaryStream(args.stats_json));
   return ranks::ExitCode(Finish(args, *inputs, result, all.peaks, stopwatch));
 }
 
@@ -233,7 +221,9 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
           ? ""
           : absl::StrFormat(", %.0f MB/s", s.bytes / 1e6 / s.pretokenize_seconds) +
                 StoredRate(s.input, s.pretokenize_seconds);
-  std::printf(
+  std::FILE* summary = SummaryStream(args.stats_json);
+  std::fprintf(
+      summary,
       "read        %s\n"
       "pre-tokens  %llu (%llu distinct)\n"
       "merges      %llu (vocab %llu%s)\n"
@@ -249,11 +239,11 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       seconds, threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(),
       args.out_dir.c_str());
   if (uint64_t chunk = 0; !args.counts && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(s.input, chunk).c_str(), stdout);
+    std::fputs(LargePieceNote(s.input, chunk).c_str(), summary);
   }
   if (!args.stats_json.empty()) {
     if (absl::Status st =
-            WriteStatsJson(args.stats_json, StatsJson(s, seconds, peak, vocab_size, s.vocab_size));
+            WriteFileWhole(args.stats_json, StatsJson(s, seconds, peak, vocab_size, s.vocab_size));
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",
@@ -308,7 +298,10 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                   "vocab.json + merges.txt (GPT-2), tokenizer.json (Hugging Face), "
                   "tokenizer.tiktoken + tiktoken.json (tiktoken) and bpeforge.json")
       ->required();
-  cmd->add_option("--stats-json", args->stats_json, "Also write the summary as JSON to FILE");
+  cmd->add_option(
+      "--stats-json", args->stats_json,
+      "Also write the summary as JSON to FILE (- for standard output; the summary then goes to "
+      "standard error)");
   cmd->add_option("--chunk-bytes", args->chunk_bytes,
                   "Work unit for the parallel phase (results do not depend on it)")
       ->capture_default_str();
@@ -318,7 +311,10 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
       "130 or 143).\n\nUnder mpirun (mpirun -np N bpeforge train ...), every rank counts a share "
       "of the inputs and rank 0 learns the merges and writes; the files are those of one "
       "process. Give each rank its cores (--bind-to none).");
-  cmd->callback([args, action] { *action = [args] { return RunTrain(*args); }; });
+  cmd->callback([args, action] {
+    if (!args->stats_json.empty()) args->stats_json = OutputPath(args->stats_json);
+    *action = [args] { return RunTrain(*args); };
+  });
 }
 
 }  // namespace bpeforge::cli

@@ -1,13 +1,18 @@
 // The public C++ API (include/bpeforge/bpeforge.h), as a library user calls it: training
 // against the slow reference, counts reused for another vocab size, save and load, encoding
 // in memory, in batches, streamed and from files, cancellation, and errors.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
@@ -248,6 +253,80 @@ TEST(ApiTest, AnOutputThatIsADirectoryIsRefusedBeforeTheWork) {
   EXPECT_NE(s.message().find(dir.File("out")), absl::string_view::npos) << s;
   EXPECT_EQ(chunks, 0);
   EXPECT_TRUE(std::filesystem::is_empty(dir.File("out")));
+}
+
+// A symbolic link as the output (to a file on scratch space, say) is written through: the file
+// it names gets the bytes and the link stays. Renaming over the link would leave that file
+// stale, and the bytes beside the link.
+TEST(ApiTest, ALinkedOutputIsWrittenThrough) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE(t->EncodeFile(paths, dir.File("plain.bin")).ok());
+  std::filesystem::create_directory(dir.File("scratch"));
+  internal::testing::WriteFile(dir.File("scratch/ids.bin"), "old");
+  std::filesystem::create_symlink("scratch/ids.bin", dir.File("ids.bin"));
+  std::filesystem::create_symlink("scratch/stats.json", dir.File("stats.json"));  // dangling
+
+  ASSERT_TRUE(t->EncodeFile(paths, dir.File("ids.bin")).ok());
+  ASSERT_TRUE(WriteFileWhole(dir.File("stats.json"), "{}").ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("ids.bin")));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("stats.json")));
+  EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File("scratch/ids.bin")),
+            internal::testing::ReadFileOrDie(dir.File("plain.bin")));
+  EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File("scratch/stats.json")), "{}");
+  // The sidecar sits beside the name the ids were given, where DecodeFile looks for it.
+  EXPECT_TRUE(std::filesystem::exists(dir.File("ids.bin.json")));
+  std::string decoded;
+  ASSERT_TRUE(t->DecodeFile(dir.File("ids.bin"), {}, [&](absl::string_view bytes) {
+                 decoded.append(bytes.data(), bytes.size());
+                 return absl::OkStatus();
+               }).ok());
+  EXPECT_EQ(decoded, docs[0] + docs[1] + docs[2]);
+}
+
+// A pipe (or /dev/stdout, /dev/null) cannot be replaced by a renamed file: it gets the ids as
+// they come, and there is no file for a sidecar to sit beside. Replacing it would have left a
+// reader waiting for ever, and as root would turn /dev/null into a file.
+TEST(ApiTest, APipeGetsTheIdsAsTheyCome) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE(t->EncodeFile(paths, dir.File("plain.bin")).ok());
+  const std::string fifo = dir.File("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // Opened without waiting for a writer, so that the test fails, not hangs, if none comes.
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  std::atomic<bool> written{false};
+  std::string received;
+  std::thread drain([&] {
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = read(reader, buf, sizeof buf);
+      if (n > 0) {
+        received.append(buf, static_cast<size_t>(n));
+      } else if (n == 0 && written.load()) {
+        break;  // the writer is done and gone
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+  });
+  absl::StatusOr<EncodeFilesStats> stats = t->EncodeFile(paths, fifo);
+  written = true;
+  drain.join();
+  close(reader);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  struct stat st;
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(received, internal::testing::ReadFileOrDie(dir.File("plain.bin")));
+  EXPECT_FALSE(std::filesystem::exists(fifo + ".json"));
 }
 
 // "\xC4\xA0" (Ġ) is how tokenizer.json spells the ordinary token " "; a special token with that

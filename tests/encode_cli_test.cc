@@ -71,6 +71,45 @@ TEST_F(EncodeCliTest, RoundTripsAndIgnoresThreadsAndChunkSize) {
   EXPECT_EQ(r16.out, ReadFileOrDie(text_));
 }
 
+// "-" is standard output, as it is standard input among the inputs: the ids go there (without
+// a sidecar) and the summary to standard error, so that the two do not mix. Decoding and
+// counting take "-" too; train and export, whose output is a directory, refuse it.
+TEST_F(EncodeCliTest, DashIsStandardOutput) {
+  const std::string ids = Encode(text_, "");
+  const std::string cwd = std::filesystem::current_path();
+  const CommandResult r = RunCli("encode --tokenizer '" + tok_ + "' '" + text_ + "' --output -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, ids);
+  EXPECT_NE(r.err.find("bytes per token"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(cwd + "/-"));
+  EXPECT_FALSE(std::filesystem::exists(cwd + "/-.json"));
+
+  const CommandResult d =
+      RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("ids.bin") + "' --output -");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(d.out, ReadFileOrDie(text_));
+
+  const CommandResult c = RunCli("count '" + text_ + "' --out '" + dir_.File("c.counts") + "'");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const CommandResult c2 = RunCli("count '" + text_ + "' --out -");
+  ASSERT_EQ(c2.exit_code, 0) << c2.err;
+  EXPECT_EQ(c2.out, ReadFileOrDie(dir_.File("c.counts")));
+  EXPECT_NE(c2.err.find("distinct"), std::string::npos) << c2.err;
+
+  const CommandResult t = RunCli("train '" + text_ + "' --vocab-size 300 --out '" + dir_.File("t") +
+                                 "' --stats-json - --quiet");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(t.out.front(), '{') << t.out;
+  EXPECT_NE(t.out.find("\"merges\": 44"), std::string::npos) << t.out;
+  EXPECT_NE(t.err.find("merges      44"), std::string::npos) << t.err;
+
+  for (const std::string& command :
+       {"train '" + text_ + "' --vocab-size 300", "export --tokenizer '" + tok_ + "'"}) {
+    testing::ExpectCleanFailure(RunCli(command + " --out -"), "standard output cannot hold");
+  }
+  EXPECT_FALSE(std::filesystem::exists(cwd + "/-"));
+}
+
 TEST_F(EncodeCliTest, SeveralInputsInOrder) {
   WriteFile(dir_.File("a.txt"), "hello world\n");
   WriteFile(dir_.File("b.txt"), "");

@@ -10,6 +10,8 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
@@ -21,24 +23,73 @@ absl::Status ErrnoError(absl::string_view what, const std::string& path) {
   return ErrnoStatus(errno, what, path);
 }
 
+// The descriptor a name such as /dev/stdout or /proc/self/fd/3 stands for, or -1. Such a name
+// is written through a copy of the descriptor, so that `>> file` appends and `> file` keeps its
+// offset: opening the name again would start at the file's first byte.
+int DescriptorNamed(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (absl::string_view dir : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (int fd; absl::StartsWith(path, dir) && absl::SimpleAtoi(path.substr(dir.size()), &fd)) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
+// Where the bytes for `path` go: `rename_over` is the file its symbolic links end at (perhaps not
+// there yet), replaced by a temporary file in its directory; renaming over the link itself would
+// leave the file it names stale. Empty where `path` is a pipe, a terminal, a device or a name of
+// a descriptor, which are written as they are (`descriptor` >= 0 for the last).
+struct Destination {
+  std::string rename_over;
+  int descriptor = -1;
+};
+
+absl::StatusOr<Destination> DestinationOf(const std::string& path) {
+  if (struct stat st; stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return ErrnoStatus(EISDIR, "cannot write", path);
+    return Destination{"", DescriptorNamed(path)};
+  }
+  std::filesystem::path p = path;
+  for (int links = 0; links < 40; ++links) {
+    if (const int fd = DescriptorNamed(p.string()); fd >= 0) return Destination{"", fd};
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(p, ec)) return Destination{p.string()};
+    const std::filesystem::path target = std::filesystem::read_symlink(p, ec);
+    if (ec) return ErrnoStatus(ec.value(), "cannot read the link", p.string());
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return ErrnoStatus(ELOOP, "cannot write", path);
+}
+
 }  // namespace
 
 absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
-  // Refused now, not when the finished file is renamed over it: by then the work (an encoding of
-  // gigabytes, say) would be done and lost.
-  if (struct stat st; stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    return ErrnoStatus(EISDIR, "cannot write", path);
-  }
+  // Checked now, not when the finished file is renamed into place: by then the work (an
+  // encoding of gigabytes, say) would be done and lost.
+  absl::StatusOr<Destination> destination = DestinationOf(path);
+  if (!destination.ok()) return destination.status();
   file->path_ = path;
-  file->temp_path_ = path + ".tmp-XXXXXX";
-  int fd = mkstemp(file->temp_path_.data());
-  if (fd < 0) return ErrnoError("cannot create a file beside", path);
-  fchmod(fd, 0644);
+  int fd;
+  if (destination->descriptor >= 0) {
+    fd = fcntl(destination->descriptor, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return ErrnoError("cannot write", path);
+  } else if (destination->rename_over.empty()) {
+    fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoError("cannot write", path);
+  } else {
+    file->target_ = std::move(destination->rename_over);
+    file->temp_path_ = file->target_ + ".tmp-XXXXXX";
+    fd = mkstemp(file->temp_path_.data());
+    if (fd < 0) return ErrnoError("cannot create a file beside", file->target_);
+    fchmod(fd, 0644);
+  }
   file->file_ = fdopen(fd, "wb");
   if (file->file_ == nullptr) {
     close(fd);
-    unlink(file->temp_path_.c_str());
-    return ErrnoError("cannot open", file->temp_path_);
+    if (!file->temp_path_.empty()) unlink(file->temp_path_.c_str());
+    return ErrnoError("cannot open", file->streams() ? path : file->temp_path_);
   }
   return absl::OkStatus();
 }
@@ -64,7 +115,8 @@ absl::Status AtomicFile::Finish() {
   BPEFORGE_RETURN_IF_ERROR(append_error_);
   if (file_ == nullptr) return absl::OkStatus();
   std::FILE* f = std::exchange(file_, nullptr);
-  bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+  // A pipe or a terminal cannot be synced (EINVAL); only a file renamed into place needs it.
+  bool ok = std::fflush(f) == 0 && (streams() || fsync(fileno(f)) == 0);
   const int e = errno;
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) return ErrnoStatus(errno != 0 ? errno : e, "cannot write", path_);
@@ -73,7 +125,9 @@ absl::Status AtomicFile::Finish() {
 
 absl::Status AtomicFile::Commit() {
   BPEFORGE_RETURN_IF_ERROR(Finish());
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot write", path_);
+  if (!streams() && std::rename(temp_path_.c_str(), target_.c_str()) != 0) {
+    return ErrnoError("cannot write", path_);
+  }
   committed_ = true;
   return absl::OkStatus();
 }

@@ -1,5 +1,8 @@
 // Writing files so that a failure never leaves a partial file behind: write a temporary file
-// in the target directory, flush it, then rename it over the target.
+// in the target directory, flush it, then rename it over the target. A symbolic link is written
+// through (the file it names is replaced, the link kept), as the shell's `>` would. A pipe, a
+// terminal or a device (/dev/stdout, /dev/null) cannot be replaced, only written: it gets the
+// bytes as they come.
 #ifndef BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
 #define BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
 
@@ -18,8 +21,12 @@ namespace bpeforge::internal {
 
 class AtomicFile : public TextSink {
  public:
-  // Opens a temporary file beside `path`.
+  // Opens a temporary file beside the file `path` names (its links followed), or, where `path`
+  // is a pipe, a terminal, a device or a name of an open descriptor, `path` itself.
   static absl::Status Open(const std::string& path, AtomicFile* file);
+  // Whether the bytes go straight to `path` (a pipe, a device, ...), not into a file renamed
+  // into place: then a failure can leave part of the output there.
+  bool streams() const { return temp_path_.empty(); }
   AtomicFile() = default;
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -37,7 +44,8 @@ class AtomicFile : public TextSink {
 
  private:
   std::string path_;
-  std::string temp_path_;
+  std::string target_;     // the file renamed over: `path_` with its links followed
+  std::string temp_path_;  // empty where the bytes go straight to `path_`
   std::FILE* file_ = nullptr;
   bool committed_ = false;
   absl::Status append_error_;

@@ -190,6 +190,11 @@ BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& c
 // the set is left behind, and earlier files are kept as they were.
 BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir);
 
+// Writes `contents` to `path` as the library writes every file: whole or not at all (a
+// temporary file beside it, renamed into place), a symbolic link written through, and a pipe
+// or a device (/dev/stdout, /dev/null) given the bytes as they are.
+BPEFORGE_API absl::Status WriteFileWhole(const std::string& path, absl::string_view contents);
+
 // Train, then SaveTokenizer to `dir`, the same files byte for byte, without ever holding the
 // vocabulary's bytes: tokens are kept as pairs of earlier tokens and spelled out one at a time
 // as the files are written. For batch jobs (the command line trains this way): on text with
@@ -289,7 +294,9 @@ class BPEFORGE_API Tokenizer {
   // Encodes the files one after another into one flat little-endian array of
   // options.id_type written to `output` (whole or not at all; never over an input). No token
   // spans two files. A sidecar `output`.json records the id type, the count and the
-  // tokenizer's fingerprint, so that DecodeFile can refuse a mismatch.
+  // tokenizer's fingerprint, so that DecodeFile can refuse a mismatch. A symbolic link is written
+  // through; a pipe or a device (/dev/stdout, a FIFO, /dev/null) gets the ids as they come and
+  // no sidecar.
   absl::StatusOr<EncodeFilesStats> EncodeFile(const std::vector<std::string>& inputs,
                                               const std::string& output,
                                               const EncodeFilesOptions& options = {}) const;
