@@ -96,6 +96,20 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) 
   return absl::OkStatus();
 }
 
+absl::Status CheckNotAnInput(const std::string& output, absl::string_view flag,
+                             const std::vector<std::string>& inputs) {
+  struct stat out;
+  if (stat(output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return absl::OkStatus();
+  for (const std::string& input : inputs) {
+    if (struct stat in;
+        stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " ", output, " is the input ", input, "; refusing to overwrite it"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 std::string OutputPath(const std::string& flag_value) {
   return flag_value == "-" ? "/dev/stdout" : flag_value;
 }

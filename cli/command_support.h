@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -28,6 +29,10 @@ absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);
 // An error unless a file can be written (by rename) at `path`, or `path` is a pipe, a terminal
 // or a device that can be written.
 absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
+// An error if `output` is one of `inputs` (the same file, whatever the names and links), so that
+// no command writes over what it reads.
+absl::Status CheckNotAnInput(const std::string& output, absl::string_view flag,
+                             const std::vector<std::string>& inputs);
 // A file output as given on the command line: "-" is standard output.
 std::string OutputPath(const std::string& flag_value);
 // Where a command's summary goes: standard error when `output` is standard output (so that the

@@ -59,6 +59,7 @@ int RunCount(const CountArgs& args) {
   absl::Status checked;
   if (ranks::Leader()) {
     checked = CheckWritableFile(args.out, "--out");
+    if (checked.ok()) checked = CheckNotAnInput(args.out, "--out", *inputs);
     if (checked.ok() && args.merge && ranks::Size() > 1) {
       checked =
           absl::InvalidArgumentError("count --merge runs as one process: start it without mpirun");

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,6 +19,10 @@
 
 namespace bpeforge::cli {
 namespace {
+
+// What training writes into --out (SaveTokenizer), none of which may be an input.
+constexpr const char* kWrittenFiles[] = {"vocab.json",         "merges.txt",    "tokenizer.json",
+                                         "tokenizer.tiktoken", "tiktoken.json", "bpeforge.json"};
 
 // Ids are 32-bit; beyond 2^31 a vocabulary is no longer a tokenizer anyone trains.
 constexpr uint64_t kMaxVocabSize = (uint64_t{1} << 31) - 1;
@@ -155,8 +160,14 @@ int RunTrain(const TrainArgs& args) {
   absl::Status checked;
   if (ranks::Leader()) {
     checked = CheckWritableDir(args.out_dir, "--out");
+    for (const char* name : kWrittenFiles) {
+      if (!checked.ok()) break;
+      checked =
+          CheckNotAnInput((std::filesystem::path(args.out_dir) / name).string(), "--out", *inputs);
+    }
     if (checked.ok() && !args.stats_json.empty()) {
       checked = CheckWritableFile(args.stats_json, "--stats-json");
+      if (checked.ok()) checked = CheckNotAnInput(args.stats_json, "--stats-json", *inputs);
     }
     if (checked.ok() && args.counts && ranks::Size() > 1) {
       checked =

@@ -152,6 +152,31 @@ TEST(TrainCliTest, OutAndOutputNameTheSameOption) {
 
 // 0 for help, 2 for every usage error (CLI11 had its own number for each kind), 1 for a run
 // that fails.
+// No output may be an input, by any name or link: count's file, --stats-json, and the files
+// train writes into --out. Each used to be written over the text it was read from.
+TEST(TrainCliTest, NoOutputIsAnInput) {
+  TempDir dir;
+  const std::string text = testing::RandomText(5, {});
+  for (const char* name : {"in.txt", "out/merges.txt"}) {
+    std::filesystem::create_directories(std::filesystem::path(dir.File(name)).parent_path());
+    testing::WriteFile(dir.File(name), text);
+  }
+  std::filesystem::create_symlink("../in.txt", dir.File("out/vocab.json"));
+  const std::string in = "'" + dir.File("in.txt") + "'";
+  for (const std::string& command :
+       {"count " + in + " --out " + in,
+        "train " + in + " --vocab-size 300 --out '" + dir.File("t") + "' --stats-json " + in,
+        "train '" + dir.File("out/merges.txt") + "' --vocab-size 300 --out '" + dir.File("out") +
+            "'",
+        "train " + in + " --vocab-size 300 --out '" + dir.File("out") + "'"}) {
+    testing::ExpectCleanFailure(RunCli(command), "refusing to overwrite it");
+  }
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("in.txt")), text);
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("out/merges.txt")), text);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("out/vocab.json")));
+  EXPECT_FALSE(std::filesystem::exists(dir.File("t")));
+}
+
 TEST(TrainCliTest, UsageErrorsExitWithTwo) {
   TempDir dir;
   testing::WriteFile(dir.File("in.txt"), "hello world");
