@@ -300,10 +300,12 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                   "(specials, bytes in GPT-2 order, merges)")
       ->check(CLI::IsMember({"bytes-first", "hf"}))
       ->capture_default_str();
-  cmd->add_option("--pattern", args->pattern,
-                  "Pre-tokenizer pattern: gpt2 (default), cl100k, o200k, or any regex as Python's "
-                  "`regex` module reads it (run by the slower reference matcher; text is then cut "
-                  "for the threads only at special tokens); with --counts, the files'");
+  cmd->add_option(
+      "--pattern", args->pattern,
+      "Pre-tokenizer pattern: gpt2 (default), cl100k, o200k, or any regex as Python's "
+      "`regex` module reads it (run by the slower reference matcher; text is then cut "
+      "for the threads only at special tokens). With --counts the count files' pattern, "
+      "which --pattern may only repeat");
   cmd->add_option("--out,--output", args->out_dir,
                   "Output directory (created if missing; checked before training starts) for "
                   "vocab.json + merges.txt (GPT-2), tokenizer.json (Hugging Face), "
