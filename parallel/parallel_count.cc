@@ -234,15 +234,18 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       options.progress(now_done, total, documents.load());
     }
   };
-  // Counts one piece of text (`order` ranks it among all pieces, for the first error).
-  // Where the text is, for an error: a JSON Lines `line`, else (line 0) a byte `offset`. Only
-  // formatted on failure: this runs once per document.
-  auto count = [&](absl::string_view text, uint64_t order, size_t file, uint64_t offset,
-                   uint64_t line) {
+  // Counts one piece of text into `worker`, adding its pre-tokens to `*counted` (`order` ranks
+  // it among all pieces, for the first error). Where the text is, for an error: a JSON Lines
+  // `line`, else (line 0) a byte `offset`. Only formatted on failure: this runs once per
+  // document, so the shared totals are added to once per piece of a stream: an atomic add per
+  // document, shared by the workers, took 8% of the samples of counting 3 million short JSON
+  // Lines records.
+  auto count = [&](absl::string_view text, Worker& worker, uint64_t* counted, uint64_t order,
+                   size_t file, uint64_t offset, uint64_t line) {
     try {
-      pretokens += options.pretokenize_only
-                       ? ScanPreTokens(text, specials, *pretokenizer)
-                       : CountPreTokens(text, specials, *pretokenizer, recent_of(workers.local()));
+      *counted += options.pretokenize_only
+                      ? ScanPreTokens(text, specials, *pretokenizer)
+                      : CountPreTokens(text, specials, *pretokenizer, recent_of(worker));
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
       error.Report(order, file,
                    absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
@@ -259,7 +262,10 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
                    absl::StrCat(": invalid UTF-8 at byte offset ", offset + *bad, decompressed));
       return false;
     }
-    return count(text, order, file, offset, 0);
+    uint64_t counted = 0;
+    const bool ok = count(text, workers.local(), &counted, order, file, offset, 0);
+    pretokens += counted;
+    return ok;
   };
   auto cancelled = [&] {
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
@@ -309,14 +315,16 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
         RaiseTo(largest_piece, piece.text.size());
         return count_text(piece.text, piece_order, f, piece.offset, decompressed);
       }
-      uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0;
+      uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0, counted = 0;
+      Worker& worker = workers.local();
       std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
           piece.text, piece.first_line, options.jsonl.skip_bad_records, &skipped_here,
           [&](absl::string_view document, uint64_t line) {
             ++documents_here;
             bytes_here += document.size();
-            return count(document, piece_order, f, 0, line);
+            return count(document, worker, &counted, piece_order, f, 0, line);
           });
+      pretokens += counted;
       documents += documents_here;
       skipped += skipped_here;
       document_bytes += bytes_here;

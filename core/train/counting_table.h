@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -226,6 +227,15 @@ class CountingTable {
       }
     }
     CountingTable& table() { return table_; }
+    // The batches that add pre-tokens once the table prefers them (PrefersBatches), kept from
+    // one text to the next as the cache is: made anew for each text, they added a short text's
+    // prefetched misses at its end, before the lines had come (and zeroed their buffers):
+    // training on 3 million JSON Lines records of three words took 1.2 times as long
+    // (bench/RESULTS.md).
+    Batches& batches() {
+      if (!batches_) batches_.emplace(table_);
+      return *batches_;
+    }
     // Inlined into each pre-tokenizer's loop (a call per pre-token measured slower; GCC
     // stopped inlining it once counting had a loop per built-in pattern).
     [[gnu::always_inline]] void Add(absl::string_view token, const char* readable_end) {
@@ -256,6 +266,7 @@ class CountingTable {
     };
     CountingTable& table_;
     std::unique_ptr<Slot[]> slots_;
+    std::optional<Batches> batches_;  // adds its pending misses when destroyed
   };
 };
 

@@ -35,7 +35,7 @@ template <typename Loop>
   uint64_t seen = 0;
   absl::string_view batch[CountingTable::Batches::kBatch];
   const char* const end = text.data() + text.size();  // every token lies in text
-  std::optional<CountingTable::Batches> batches;      // made when the table first prefers them
+  std::optional<CountingTable::Batches> own_batches;  // without a cache, made when first needed
   std::optional<CountingTable::RecentCache> own;
   if (recent == nullptr && text.size() >= kCacheFromBytes) recent = &own.emplace(counts);
   specials.Split(
@@ -52,17 +52,19 @@ template <typename Loop>
           });
           return;
         }
-        if (!batches) batches.emplace(counts);
+        CountingTable::Batches& batches =
+            recent != nullptr ? recent->batches()
+                              : (own_batches ? *own_batches : own_batches.emplace(counts));
         size_t n = 0;
         loop(piece, [&](absl::string_view token) {
           batch[n++] = token;
           if (n == CountingTable::Batches::kBatch) {
-            batches->Add(batch, n, end);
+            batches.Add(batch, n, end);
             seen += n;
             n = 0;
           }
         });
-        batches->Add(batch, n, end);
+        batches.Add(batch, n, end);
         seen += n;
       },
       [](size_t) {});
