@@ -57,8 +57,9 @@ void AddDecodeCommand(CLI::App& app, std::function<int()>* action) {
       "concatenated as they are (so decoding what `encode` wrote gives the input back).");
   AddTokenizerFlags(cmd, &args->tokenizer);
   cmd->add_option("ids", args->ids_file,
-                  "The ids file; when IDS.json (written by encode) is beside it, the file must "
-                  "match it: id type, count and tokenizer")
+                  "The ids file, or - for standard input (encode --output - | decode -); when "
+                  "IDS.json (written by encode) is beside it, the file must match it: id type, "
+                  "count and tokenizer")
       ->required();
   cmd->add_option("--dtype", args->dtype,
                   "Id type the file was written with: uint16 or uint32 (default: IDS.json's, "
@@ -69,6 +70,7 @@ void AddDecodeCommand(CLI::App& app, std::function<int()>* action) {
                   "standard output");
   cmd->callback([args, action] {
     if (args->output == "-") args->output.clear();  // standard output, as without --output
+    if (args->ids_file == "-") args->ids_file = "/dev/stdin";  // read whole, as other pipes
     *action = [args] { return RunDecode(*args); };
   });
 }

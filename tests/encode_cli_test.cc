@@ -88,6 +88,11 @@ TEST_F(EncodeCliTest, DashIsStandardOutput) {
       RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("ids.bin") + "' --output -");
   ASSERT_EQ(d.exit_code, 0) << d.err;
   EXPECT_EQ(d.out, ReadFileOrDie(text_));
+  // And - as decode's input is standard input.
+  const CommandResult from_stdin =
+      RunCli("decode --tokenizer '" + tok_ + "' -", /*stdin_path=*/dir_.File("ids.bin"));
+  ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
+  EXPECT_EQ(from_stdin.out, ReadFileOrDie(text_));
 
   const CommandResult c = RunCli("count '" + text_ + "' --out '" + dir_.File("c.counts") + "'");
   ASSERT_EQ(c.exit_code, 0) << c.err;
