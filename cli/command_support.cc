@@ -1,5 +1,6 @@
 #include "cli/command_support.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -108,6 +109,19 @@ absl::Status CheckNotAnInput(const std::string& output, absl::string_view flag,
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckNotATerminal(const std::string& path, absl::string_view flag) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return absl::OkStatus();
+  const int fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return absl::OkStatus();  // the writer will say why
+  const bool terminal = isatty(fd) != 0;
+  close(fd);
+  if (!terminal) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(flag, " ", path,
+                   " is a terminal, and the output is binary: redirect it to a file or a pipe"));
 }
 
 std::string OutputPath(const std::string& flag_value) {

@@ -33,6 +33,9 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
 // no command writes over what it reads.
 absl::Status CheckNotAnInput(const std::string& output, absl::string_view flag,
                              const std::vector<std::string>& inputs);
+// An error if `path` is a terminal: binary output there (ids, counts) is garbage that can
+// upset the terminal, so it is refused, as zstd refuses to write to a console.
+absl::Status CheckNotATerminal(const std::string& path, absl::string_view flag);
 // A file output as given on the command line: "-" is standard output.
 std::string OutputPath(const std::string& flag_value);
 // Where a command's summary goes: standard error when `output` is standard output (so that the

@@ -60,6 +60,7 @@ int RunCount(const CountArgs& args) {
   if (ranks::Leader()) {
     checked = CheckWritableFile(args.out, "--out");
     if (checked.ok()) checked = CheckNotAnInput(args.out, "--out", *inputs);
+    if (checked.ok()) checked = CheckNotATerminal(args.out, "--out");
     if (checked.ok() && args.merge && ranks::Size() > 1) {
       checked =
           absl::InvalidArgumentError("count --merge runs as one process: start it without mpirun");

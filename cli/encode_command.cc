@@ -41,6 +41,7 @@ int RunEncode(const EncodeArgs& args) {
       ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
+  if (absl::Status s = CheckNotATerminal(args.output, "--output"); !s.ok()) return Fail(s);
   absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
   if (!inputs.ok()) return Fail(inputs.status());
 

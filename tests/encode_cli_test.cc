@@ -1,6 +1,9 @@
 // `bpeforge encode` and `bpeforge decode` end to end: round trips, invariance to threads and
 // chunk size, dtype limits, and clear failures that leave no output behind.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -107,6 +110,21 @@ TEST_F(EncodeCliTest, DashIsStandardOutput) {
   EXPECT_EQ(t.out.front(), '{') << t.out;
   EXPECT_NE(t.out.find("\"merges\": 44"), std::string::npos) << t.out;
   EXPECT_NE(t.err.find("merges      44"), std::string::npos) << t.err;
+
+  // Binary output to a terminal is refused (here a pseudo-terminal's name, as /dev/stdout in a
+  // shell would be); the text is short, so that an old binary writing there does not block.
+  const int pty = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(pty, 0);
+  ASSERT_EQ(grantpt(pty), 0);
+  ASSERT_EQ(unlockpt(pty), 0);
+  const std::string terminal = ptsname(pty);
+  WriteFile(dir_.File("short.txt"), "hello world");
+  for (const std::string& command :
+       {"encode --tokenizer '" + tok_ + "' '" + dir_.File("short.txt") + "' --output " + terminal,
+        "count '" + dir_.File("short.txt") + "' --out " + terminal}) {
+    testing::ExpectCleanFailure(RunCli(command), "is a terminal, and the output is binary");
+  }
+  close(pty);
 
   for (const std::string& command :
        {"train '" + text_ + "' --vocab-size 300", "export --tokenizer '" + tok_ + "'"}) {
