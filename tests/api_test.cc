@@ -287,6 +287,37 @@ TEST(ApiTest, ALinkedOutputIsWrittenThrough) {
   EXPECT_EQ(decoded, docs[0] + docs[1] + docs[2]);
 }
 
+// A file written over keeps its mode, and a new one gets what the umask allows, as the shell's
+// `>` would give: a private corpus's ids stay private (the files were made 0644 whatever the
+// umask, and over a file of mode 0600).
+TEST(ApiTest, OutputsKeepTheModeOfTheFileTheyReplaceOrFollowTheUmask) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs);
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
+  ASSERT_TRUE(t.ok());
+  auto mode = [&](const std::string& name) {
+    struct stat st;
+    return stat(dir.File(name).c_str(), &st) == 0 ? st.st_mode & 0777 : 0;
+  };
+  internal::testing::WriteFile(dir.File("private.bin"), "old");
+  chmod(dir.File("private.bin").c_str(), 0600);
+  ASSERT_TRUE(t->EncodeFile(paths, dir.File("private.bin")).ok());
+  EXPECT_EQ(mode("private.bin"), 0600u);
+
+  const mode_t old_mask = umask(077);
+  const absl::Status encoded = t->EncodeFile(paths, dir.File("new.bin")).status();
+  const absl::Status saved = SaveTokenizer(Train(paths, Options(300))->model, dir.File("tok"));
+  umask(022);
+  const absl::Status stats = WriteFileWhole(dir.File("stats.json"), "{}");
+  umask(old_mask);
+  ASSERT_TRUE(encoded.ok() && saved.ok() && stats.ok());
+  EXPECT_EQ(mode("new.bin"), 0600u);
+  EXPECT_EQ(mode("new.bin.json"), 0600u);
+  EXPECT_EQ(mode("tok/vocab.json"), 0600u);
+  EXPECT_EQ(mode("stats.json"), 0644u);
+}
+
 // A pipe (or /dev/stdout, /dev/null) cannot be replaced by a renamed file: it gets the ids as
 // they come, and there is no file for a sidecar to sit beside. Replacing it would have left a
 // reader waiting for ever, and as root would turn /dev/null into a file.

@@ -63,6 +63,29 @@ absl::StatusOr<Destination> DestinationOf(const std::string& path) {
   return ErrnoStatus(ELOOP, "cannot write", path);
 }
 
+// The mode a file written at `target` gets: that of the file it replaces, else what open() would
+// give a new one (0666 less the umask). mkstemp makes its file 0600, and a fixed mode would
+// widen a private file, or ignore a umask of 077 on a shared machine.
+mode_t ModeFor(const std::string& target) {
+  if (struct stat st; stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    return st.st_mode & 07777;
+  }
+  // Read, not set and restored (umask() is process-wide: another thread could create a file
+  // between the two calls).
+  mode_t mask = 022;
+  if (std::FILE* status = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, status) != nullptr) {
+      if (unsigned m; std::sscanf(line, "Umask: %o", &m) == 1) {
+        mask = static_cast<mode_t>(m);
+        break;
+      }
+    }
+    std::fclose(status);
+  }
+  return 0666 & ~mask;
+}
+
 }  // namespace
 
 absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
@@ -83,7 +106,7 @@ absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
     file->temp_path_ = file->target_ + ".tmp-XXXXXX";
     fd = mkstemp(file->temp_path_.data());
     if (fd < 0) return ErrnoError("cannot create a file beside", file->target_);
-    fchmod(fd, 0644);
+    fchmod(fd, ModeFor(file->target_));
   }
   file->file_ = fdopen(fd, "wb");
   if (file->file_ == nullptr) {
