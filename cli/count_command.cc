@@ -38,7 +38,7 @@ int RunCount(const CountArgs& args) {
   TrainOptions options;
   options.special_tokens = args.special_tokens;
   options.input = InputOptionsOf(args.input);
-  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, {args.out});
   if (!inputs.ok()) return Fail(inputs.status());
   if (absl::Status s = ParsePatternFlag(args.pattern, &options.pattern, &options.custom_pattern);
       !s.ok()) {

@@ -42,7 +42,11 @@ int RunEncode(const EncodeArgs& args) {
   if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
   if (absl::Status s = CheckNotATerminal(args.output, "--output"); !s.ok()) return Fail(s);
-  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
+  // A folder among the inputs may hold the tokenizer and an earlier run's ids: not text.
+  std::vector<std::string> not_text = TokenizerFiles(args.tokenizer);
+  not_text.push_back(args.output);
+  not_text.push_back(args.output + ".json");
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, not_text);
   if (!inputs.ok()) return Fail(inputs.status());
 
   const Stopwatch stopwatch;

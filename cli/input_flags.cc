@@ -1,5 +1,12 @@
 #include "cli/input_flags.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace bpeforge::cli {
@@ -19,8 +26,36 @@ void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what) {
                 "first with its file and line");
 }
 
-absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags) {
-  return ExpandInputs(flags.args, flags.include);
+absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
+                                                    const std::vector<std::string>& not_text) {
+  std::vector<std::pair<dev_t, ino_t>> written;  // those there are, by device and inode
+  for (const std::string& output : not_text) {
+    if (struct stat st; !output.empty() && stat(output.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      written.emplace_back(st.st_dev, st.st_ino);
+    }
+  }
+  auto is_output = [&](const std::string& file) {
+    struct stat st;
+    return stat(file.c_str(), &st) == 0 &&
+           std::find(written.begin(), written.end(), std::make_pair(st.st_dev, st.st_ino)) !=
+               written.end();
+  };
+  std::vector<std::string> files;
+  for (const std::string& arg : flags.args) {
+    absl::StatusOr<std::vector<std::string>> expanded = ExpandInputs({arg}, flags.include);
+    if (!expanded.ok()) return expanded.status();
+    std::error_code ec;
+    const bool folder = !written.empty() && std::filesystem::is_directory(arg, ec);
+    const size_t before = files.size();
+    for (std::string& file : *expanded) {
+      if (!folder || !is_output(file)) files.push_back(std::move(file));
+    }
+    if (folder && files.size() == before) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          arg, " holds no text: only files this command writes or reads as a tokenizer"));
+    }
+  }
+  return files;
 }
 
 InputOptions InputOptionsOf(const InputFlags& flags) {

@@ -21,8 +21,13 @@ struct InputFlags {
 // The positional `inputs` (described by `what`) and --include, --jsonl-field,
 // --skip-bad-records.
 void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what);
-// The files the arguments name (ExpandInputs), and the options for reading them.
-absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags);
+// The files the arguments name (ExpandInputs), and the options for reading them. A folder's
+// files leave out `not_text`, the files this command writes (as an earlier run left them) or
+// reads as something else (a tokenizer), so that `train data/ --out data/tok`, then `encode
+// data/ --tokenizer data/tok --output data/ids.bin`, read the same files whenever they run. Such
+// a file named as an input is kept (and an output then refused by the command).
+absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
+                                                    const std::vector<std::string>& not_text);
 InputOptions InputOptionsOf(const InputFlags& flags);
 
 // "1016.3 MB of text in 3 file(s)", then what compression and JSON Lines add: "(352.1 MB as

@@ -1,5 +1,7 @@
 #include "cli/tokenizer_flags.h"
 
+#include <filesystem>
+
 #include "cli/command_support.h"
 
 namespace bpeforge::cli {
@@ -57,6 +59,24 @@ absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags) {
     return absl::InvalidArgumentError("--vocab and --merges go together");
   }
   return Tokenizer::LoadGpt2(flags.vocab, flags.merges, options);
+}
+
+std::vector<std::string> TokenizerFiles(const TokenizerFlags& flags) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files = {flags.vocab, flags.merges, flags.special_ids};
+  auto add_with_manifest = [&](const std::string& file) {  // a rank file reads tiktoken.json
+    files.push_back(file);
+    files.push_back((fs::path(file).parent_path() / "tiktoken.json").string());
+  };
+  std::error_code ec;
+  if (!flags.dir.empty() && fs::is_directory(flags.dir, ec)) {
+    for (const char* name : kTokenizerFileNames)
+      files.push_back((fs::path(flags.dir) / name).string());
+  } else if (!flags.dir.empty()) {
+    add_with_manifest(flags.dir);
+  }
+  if (!flags.ranks.empty()) add_with_manifest(flags.ranks);
+  return files;
 }
 
 }  // namespace bpeforge::cli

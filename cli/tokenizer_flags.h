@@ -19,7 +19,15 @@ struct TokenizerFlags {
   std::vector<std::string> special_tokens;
 };
 
+// The files `bpeforge train` writes into its --out directory (SaveTokenizer).
+inline constexpr const char* kTokenizerFileNames[] = {"vocab.json",     "merges.txt",
+                                                      "tokenizer.json", "tokenizer.tiktoken",
+                                                      "tiktoken.json",  "bpeforge.json"};
+
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags);
+// The files the flags name or may read: for a directory, the files of kTokenizerFileNames in it;
+// for a rank file, tiktoken.json beside it.
+std::vector<std::string> TokenizerFiles(const TokenizerFlags& flags);
 absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags);
 
 }  // namespace bpeforge::cli

@@ -16,13 +16,10 @@
 #include "cli/input_flags.h"
 #include "cli/progress.h"
 #include "cli/ranks.h"
+#include "cli/tokenizer_flags.h"
 
 namespace bpeforge::cli {
 namespace {
-
-// What training writes into --out (SaveTokenizer), none of which may be an input.
-constexpr const char* kWrittenFiles[] = {"vocab.json",         "merges.txt",    "tokenizer.json",
-                                         "tokenizer.tiktoken", "tiktoken.json", "bpeforge.json"};
 
 // Ids are 32-bit; beyond 2^31 a vocabulary is no longer a tokenizer anyone trains.
 constexpr uint64_t kMaxVocabSize = (uint64_t{1} << 31) - 1;
@@ -145,7 +142,11 @@ int RunTrain(const TrainArgs& args) {
   options.chunk_bytes = *chunk;
   options.special_tokens = args.special_tokens;
   options.input = InputOptionsOf(args.input);
-  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input);
+  std::vector<std::string> outputs = {args.stats_json};
+  for (const char* name : kTokenizerFileNames) {
+    outputs.push_back((std::filesystem::path(args.out_dir) / name).string());
+  }
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, outputs);
   if (!inputs.ok()) return Fail(inputs.status());
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
@@ -160,7 +161,7 @@ int RunTrain(const TrainArgs& args) {
   absl::Status checked;
   if (ranks::Leader()) {
     checked = CheckWritableDir(args.out_dir, "--out");
-    for (const char* name : kWrittenFiles) {
+    for (const char* name : kTokenizerFileNames) {
       if (!checked.ok()) break;
       checked =
           CheckNotAnInput((std::filesystem::path(args.out_dir) / name).string(), "--out", *inputs);

@@ -177,6 +177,35 @@ TEST(TrainCliTest, NoOutputIsAnInput) {
   EXPECT_FALSE(std::filesystem::exists(dir.File("t")));
 }
 
+// Outputs written into the folder being read (train data/ --out data/tok, then encode data/
+// --tokenizer data/tok --output data/ids.bin) are not read back as text when the command runs
+// again: the second run reads what the first read and writes the same bytes. (The second train
+// read the tokenizer's vocab.json as JSON Lines and failed; encode read its tokenizer's files,
+// then its own ids.)
+TEST(TrainCliTest, ARunAgainSkipsItsOwnFilesInAFolder) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.File("data"));
+  testing::WriteFile(dir.File("data/a.txt"), testing::RandomText(7, {}));
+  const std::string data = "'" + dir.File("data") + "'";
+  std::string vocab, ids;
+  for (int run = 0; run < 2; ++run) {
+    const auto r = RunCli("train " + data + " --vocab-size 300 --out '" + dir.File("data/tok") +
+                          "' --stats-json '" + dir.File("data/stats.txt") + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("in 1 file(s)"), std::string::npos) << r.out;
+    if (run == 0) vocab = testing::ReadFileOrDie(dir.File("data/tok/vocab.json"));
+  }
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("data/tok/vocab.json")), vocab);
+  for (int run = 0; run < 2; ++run) {
+    const auto all = RunCli("encode " + data + " --tokenizer '" + dir.File("data/tok") +
+                            "' --output '" + dir.File("data/all.bin") + "'");
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_NE(all.out.find("in 2 file(s)"), std::string::npos) << all.out;  // a.txt, stats.txt
+    if (run == 0) ids = testing::ReadFileOrDie(dir.File("data/all.bin"));
+  }
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("data/all.bin")), ids);
+}
+
 TEST(TrainCliTest, UsageErrorsExitWithTwo) {
   TempDir dir;
   testing::WriteFile(dir.File("in.txt"), "hello world");
