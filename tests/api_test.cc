@@ -11,8 +11,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
@@ -46,6 +48,15 @@ TrainOptions Options(size_t vocab_size, int threads = 2) {
   options.special_tokens = kSpecials;
   options.threads = threads;
   return options;
+}
+
+// A tokenizer trained on `paths` to vocab 300.
+Tokenizer TrainedOn(const std::vector<std::string>& paths) {
+  absl::StatusOr<TrainResult> trained = Train(paths, Options(300));
+  if (!trained.ok()) throw std::runtime_error(std::string(trained.status().message()));
+  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(trained->model);
+  if (!t.ok()) throw std::runtime_error(std::string(t.status().message()));
+  return *std::move(t);
 }
 
 TEST(ApiTest, TrainMatchesReferenceAndCountsTrainTheSame) {
@@ -226,11 +237,10 @@ TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(TrainFromCounts(counts->counts, options).status().code(), absl::StatusCode::kCancelled);
 
-  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
-  ASSERT_TRUE(t.ok());
+  const Tokenizer t = TrainedOn(paths);
   EncodeFilesOptions encode;
   encode.cancel = &cancel;
-  EXPECT_EQ(t->EncodeFile(paths, dir.File("ids"), encode).status().code(),
+  EXPECT_EQ(t.EncodeFile(paths, dir.File("ids"), encode).status().code(),
             absl::StatusCode::kCancelled);
   EXPECT_FALSE(std::ifstream(dir.File("ids")).good());
 }
@@ -241,14 +251,13 @@ TEST(ApiTest, AnOutputThatIsADirectoryIsRefusedBeforeTheWork) {
   TempDir dir;
   std::vector<std::string> docs;
   const std::vector<std::string> paths = WriteDocs(dir, &docs);
-  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
-  ASSERT_TRUE(t.ok());
+  const Tokenizer t = TrainedOn(paths);
   std::filesystem::create_directory(dir.File("out"));
   EncodeFilesOptions options;
   options.chunk_bytes = 64;
   int chunks = 0;
   options.progress = [&](uint64_t, uint64_t) { ++chunks; };
-  const absl::Status s = t->EncodeFile(paths, dir.File("out"), options).status();
+  const absl::Status s = t.EncodeFile(paths, dir.File("out"), options).status();
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find(dir.File("out")), absl::string_view::npos) << s;
   EXPECT_EQ(chunks, 0);
@@ -262,15 +271,14 @@ TEST(ApiTest, ALinkedOutputIsWrittenThrough) {
   TempDir dir;
   std::vector<std::string> docs;
   const std::vector<std::string> paths = WriteDocs(dir, &docs);
-  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
-  ASSERT_TRUE(t.ok());
-  ASSERT_TRUE(t->EncodeFile(paths, dir.File("plain.bin")).ok());
+  const Tokenizer t = TrainedOn(paths);
+  ASSERT_TRUE(t.EncodeFile(paths, dir.File("plain.bin")).ok());
   std::filesystem::create_directory(dir.File("scratch"));
   internal::testing::WriteFile(dir.File("scratch/ids.bin"), "old");
   std::filesystem::create_symlink("scratch/ids.bin", dir.File("ids.bin"));
   std::filesystem::create_symlink("scratch/stats.json", dir.File("stats.json"));  // dangling
 
-  ASSERT_TRUE(t->EncodeFile(paths, dir.File("ids.bin")).ok());
+  ASSERT_TRUE(t.EncodeFile(paths, dir.File("ids.bin")).ok());
   ASSERT_TRUE(WriteFileWhole(dir.File("stats.json"), "{}").ok());
   EXPECT_TRUE(std::filesystem::is_symlink(dir.File("ids.bin")));
   EXPECT_TRUE(std::filesystem::is_symlink(dir.File("stats.json")));
@@ -280,7 +288,7 @@ TEST(ApiTest, ALinkedOutputIsWrittenThrough) {
   // The sidecar sits beside the name the ids were given, where DecodeFile looks for it.
   EXPECT_TRUE(std::filesystem::exists(dir.File("ids.bin.json")));
   std::string decoded;
-  ASSERT_TRUE(t->DecodeFile(dir.File("ids.bin"), {}, [&](absl::string_view bytes) {
+  ASSERT_TRUE(t.DecodeFile(dir.File("ids.bin"), {}, [&](absl::string_view bytes) {
                  decoded.append(bytes.data(), bytes.size());
                  return absl::OkStatus();
                }).ok());
@@ -294,19 +302,18 @@ TEST(ApiTest, OutputsKeepTheModeOfTheFileTheyReplaceOrFollowTheUmask) {
   TempDir dir;
   std::vector<std::string> docs;
   const std::vector<std::string> paths = WriteDocs(dir, &docs);
-  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
-  ASSERT_TRUE(t.ok());
+  const Tokenizer t = TrainedOn(paths);
   auto mode = [&](const std::string& name) {
     struct stat st;
     return stat(dir.File(name).c_str(), &st) == 0 ? st.st_mode & 0777 : 0;
   };
   internal::testing::WriteFile(dir.File("private.bin"), "old");
   chmod(dir.File("private.bin").c_str(), 0600);
-  ASSERT_TRUE(t->EncodeFile(paths, dir.File("private.bin")).ok());
+  ASSERT_TRUE(t.EncodeFile(paths, dir.File("private.bin")).ok());
   EXPECT_EQ(mode("private.bin"), 0600u);
 
   const mode_t old_mask = umask(077);
-  const absl::Status encoded = t->EncodeFile(paths, dir.File("new.bin")).status();
+  const absl::Status encoded = t.EncodeFile(paths, dir.File("new.bin")).status();
   const absl::Status saved = SaveTokenizer(Train(paths, Options(300))->model, dir.File("tok"));
   umask(022);
   const absl::Status stats = WriteFileWhole(dir.File("stats.json"), "{}");
@@ -325,9 +332,8 @@ TEST(ApiTest, APipeGetsTheIdsAsTheyCome) {
   TempDir dir;
   std::vector<std::string> docs;
   const std::vector<std::string> paths = WriteDocs(dir, &docs);
-  absl::StatusOr<Tokenizer> t = Tokenizer::FromModel(Train(paths, Options(300))->model);
-  ASSERT_TRUE(t.ok());
-  ASSERT_TRUE(t->EncodeFile(paths, dir.File("plain.bin")).ok());
+  const Tokenizer t = TrainedOn(paths);
+  ASSERT_TRUE(t.EncodeFile(paths, dir.File("plain.bin")).ok());
   const std::string fifo = dir.File("fifo");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   // Opened without waiting for a writer, so that the test fails, not hangs, if none comes.
@@ -348,7 +354,7 @@ TEST(ApiTest, APipeGetsTheIdsAsTheyCome) {
       }
     }
   });
-  absl::StatusOr<EncodeFilesStats> stats = t->EncodeFile(paths, fifo);
+  absl::StatusOr<EncodeFilesStats> stats = t.EncodeFile(paths, fifo);
   written = true;
   drain.join();
   close(reader);
