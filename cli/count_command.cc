@@ -1,5 +1,6 @@
 #include "cli/count_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -40,6 +41,8 @@ int RunCount(const CountArgs& args) {
   options.input = InputOptionsOf(args.input);
   absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, {args.out});
   if (!inputs.ok()) return Fail(inputs.status());
+  // A count file is read whole: - is standard input, as the pipe /dev/stdin.
+  if (args.merge) std::replace(inputs->begin(), inputs->end(), kStdin, kDevStdin);
   if (absl::Status s = ParsePatternFlag(args.pattern, &options.pattern, &options.custom_pattern);
       !s.ok()) {
     return Fail(s);
@@ -143,8 +146,8 @@ void AddCountCommand(CLI::App& app, std::function<int()>* action) {
                   "Work unit for the parallel phase (results do not depend on it)")
       ->capture_default_str();
   cmd->add_flag("--merge", args->merge,
-                "The inputs are count files made with the same pattern and special tokens: "
-                "add them up");
+                "The inputs are count files made with the same pattern and special tokens (- "
+                "reads one from standard input): add them up");
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->footer(
       "Under mpirun (mpirun -np N bpeforge count ...), every rank counts a share of the inputs "

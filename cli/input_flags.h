@@ -11,6 +11,9 @@
 
 namespace bpeforge::cli {
 
+// "-" among the inputs, and the name of the pipe that count files and ids read from it use.
+inline const std::string kStdin = "-", kDevStdin = "/dev/stdin";
+
 struct InputFlags {
   std::vector<std::string> args;  // as typed: files, folders, globs, -
   std::vector<std::string> include;

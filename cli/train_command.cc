@@ -1,5 +1,6 @@
 #include "cli/train_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -148,6 +149,8 @@ int RunTrain(const TrainArgs& args) {
   }
   absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, outputs);
   if (!inputs.ok()) return Fail(inputs.status());
+  // A count file is read whole: - is standard input, as the pipe /dev/stdin.
+  if (args.counts) std::replace(inputs->begin(), inputs->end(), kStdin, kDevStdin);
   absl::StatusOr<IdLayout> layout = ParseIdLayout(args.layout);
   if (!layout.ok()) return Fail(layout.status());
   options.layout = *layout;
@@ -280,8 +283,8 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
                 "pipes and /dev/stdin are read whole into memory. With --counts: count files "
                 "from `bpeforge count`");
   cmd->add_flag("--counts", args->counts,
-                "The inputs are count files (`bpeforge count`), added up; the result equals "
-                "training on the text they were counted from");
+                "The inputs are count files (`bpeforge count`; - reads one from standard input), "
+                "added up; the result equals training on the text they were counted from");
   cmd->add_option("--vocab-size", args->vocab_size,
                   "Target vocabulary size: 256 bytes + special tokens + merges (training stops "
                   "earlier, and says so, when no pair is left)")

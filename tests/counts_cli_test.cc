@@ -56,6 +56,16 @@ TEST_F(CountsCliTest, TrainingFromCountsEqualsTrainingFromText) {
   Run("train --counts '" + dir_.File("2.c") + "' --vocab-size 600 --out '" + dir_.File("counts") +
       "'");
   ExpectSameDirs(dir_.File("text"), dir_.File("counts"));
+  // Count files through pipes: count --out - | count --merge - | train --counts -.
+  const CommandResult merged =
+      RunCli("count --merge - --out - --quiet", /*stdin_path=*/dir_.File("2.c"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(merged.out, ReadFileOrDie(dir_.File("2.c")));
+  const CommandResult piped =
+      RunCli("train --counts - --vocab-size 600 --quiet --out '" + dir_.File("piped") + "'",
+             /*stdin_path=*/dir_.File("2.c"));
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  ExpectSameDirs(dir_.File("text"), dir_.File("piped"));
   // A sweep: another vocabulary size from the same count file.
   Run("train" + all_ + specials_ + " --vocab-size 400 --out '" + dir_.File("text400") + "'");
   Run("train --counts '" + dir_.File("2.c") + "' --vocab-size 400 --out '" +
