@@ -120,8 +120,9 @@ absl::Status CheckNotATerminal(const std::string& path, absl::string_view flag) 
   close(fd);
   if (!terminal) return absl::OkStatus();
   return absl::InvalidArgumentError(
-      absl::StrCat(flag, " ", path,
-                   " is a terminal, and the output is binary: redirect it to a file or a pipe"));
+      absl::StrCat(flag, " ", path, " is a terminal, and the output is binary: ",
+                   ranks::Size() > 1 ? "under mpirun a rank's standard output is one; name a file"
+                                     : "redirect it to a file or a pipe"));
 }
 
 std::string OutputPath(const std::string& flag_value) {
@@ -129,6 +130,7 @@ std::string OutputPath(const std::string& flag_value) {
 }
 
 std::FILE* SummaryStream(const std::string& output) {
+  if (output == OutputPath("-")) return stderr;  // even where it is a terminal (under mpirun)
   struct stat out, std_out;
   // /dev/null as both is no reason to move the summary.
   const bool same = stat(output.c_str(), &out) == 0 && !S_ISCHR(out.st_mode) &&
