@@ -40,6 +40,9 @@ absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
            std::find(written.begin(), written.end(), std::make_pair(st.st_dev, st.st_ino)) !=
                written.end();
   };
+  if (std::count(flags.args.begin(), flags.args.end(), kStdin) > 1) {
+    return absl::InvalidArgumentError("- (standard input) is given twice; it can be read once");
+  }
   std::vector<std::string> files;
   for (const std::string& arg : flags.args) {
     absl::StatusOr<std::vector<std::string>> expanded = ExpandInputs({arg}, flags.include);

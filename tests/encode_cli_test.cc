@@ -91,6 +91,11 @@ TEST_F(EncodeCliTest, DashIsStandardOutput) {
       RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("ids.bin") + "' --output -");
   ASSERT_EQ(d.exit_code, 0) << d.err;
   EXPECT_EQ(d.out, ReadFileOrDie(text_));
+  // Standard input can be read once.
+  testing::ExpectCleanFailure(
+      RunCli("train - - --vocab-size 300 --out '" + dir_.File("twice") + "'",
+             /*stdin_path=*/text_),
+      "- (standard input) is given twice");
   // And - as decode's input is standard input.
   const CommandResult from_stdin =
       RunCli("decode --tokenizer '" + tok_ + "' -", /*stdin_path=*/dir_.File("ids.bin"));
