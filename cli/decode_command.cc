@@ -32,6 +32,10 @@ int RunDecode(const DecodeArgs& args) {
   options.cancel = InstallStopSignals();
   if (!args.output.empty()) {
     if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
+    if (absl::Status s = CheckNotAnInput(args.output, "--output", TokenizerFiles(args.tokenizer));
+        !s.ok()) {
+      return Fail(s);
+    }
     absl::Status s = tokenizer->DecodeFile(args.ids_file, options, args.output);
     return s.ok() ? 0 : Fail(s);
   }

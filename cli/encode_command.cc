@@ -41,6 +41,10 @@ int RunEncode(const EncodeArgs& args) {
       ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
+  for (const std::string& output : {args.output, args.output + ".json"}) {
+    absl::Status s = CheckNotAnInput(output, "--output", TokenizerFiles(args.tokenizer));
+    if (!s.ok()) return Fail(s);
+  }
   if (absl::Status s = CheckNotATerminal(args.output, "--output"); !s.ok()) return Fail(s);
   // A folder among the inputs may hold the tokenizer and an earlier run's ids: not text.
   std::vector<std::string> not_text = TokenizerFiles(args.tokenizer);

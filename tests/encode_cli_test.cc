@@ -91,6 +91,18 @@ TEST_F(EncodeCliTest, DashIsStandardOutput) {
       RunCli("decode --tokenizer '" + tok_ + "' '" + dir_.File("ids.bin") + "' --output -");
   ASSERT_EQ(d.exit_code, 0) << d.err;
   EXPECT_EQ(d.out, ReadFileOrDie(text_));
+  // No output is a file of the tokenizer.
+  const std::string vocab = ReadFileOrDie(tok_ + "/vocab.json");
+  const std::string manifest = ReadFileOrDie(tok_ + "/tiktoken.json");
+  for (const std::string& command :
+       {"encode '" + text_ + "' --tokenizer '" + tok_ + "' --output '" + tok_ + "/vocab.json'",
+        "encode '" + text_ + "' --tokenizer '" + tok_ + "' --output '" + tok_ + "/tiktoken'",
+        "decode '" + dir_.File("ids.bin") + "' --tokenizer '" + tok_ + "' --output '" + tok_ +
+            "/merges.txt'"}) {
+    testing::ExpectCleanFailure(RunCli(command), "refusing to overwrite it");
+  }
+  EXPECT_EQ(ReadFileOrDie(tok_ + "/vocab.json"), vocab);
+  EXPECT_EQ(ReadFileOrDie(tok_ + "/tiktoken.json"), manifest);
   // Standard input can be read once.
   testing::ExpectCleanFailure(
       RunCli("train - - --vocab-size 300 --out '" + dir_.File("twice") + "'",
