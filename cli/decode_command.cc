@@ -1,9 +1,12 @@
 #include "cli/decode_command.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
 #include "cli/tokenizer_flags.h"
@@ -39,15 +42,15 @@ int RunDecode(const DecodeArgs& args) {
     absl::Status s = tokenizer->DecodeFile(args.ids_file, options, args.output);
     return s.ok() ? 0 : Fail(s);
   }
-  absl::Status s = tokenizer->DecodeFile(args.ids_file, options, [](absl::string_view bytes) {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
-      return absl::UnavailableError("cannot write to standard output");
-    }
+  auto stdout_error = [] {
+    return absl::UnavailableError(
+        absl::StrCat("cannot write to standard output: ", std::strerror(errno)));
+  };
+  absl::Status s = tokenizer->DecodeFile(args.ids_file, options, [&](absl::string_view bytes) {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) return stdout_error();
     return absl::OkStatus();
   });
-  if (s.ok() && std::fflush(stdout) != 0) {
-    s = absl::UnavailableError("cannot write to standard output");
-  }
+  if (s.ok() && std::fflush(stdout) != 0) s = stdout_error();
   return s.ok() ? 0 : Fail(s);
 }
 

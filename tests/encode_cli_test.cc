@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -103,6 +104,16 @@ TEST_F(EncodeCliTest, DashIsStandardOutput) {
   }
   EXPECT_EQ(ReadFileOrDie(tok_ + "/vocab.json"), vocab);
   EXPECT_EQ(ReadFileOrDie(tok_ + "/tiktoken.json"), manifest);
+  // A full standard output is an error that says why.
+  const std::string err = dir_.File("full.err");
+  const int status =
+      std::system(("'" + std::string(BPEFORGE_CLI_PATH) + "' decode --tokenizer '" + tok_ + "' '" +
+                   dir_.File("ids.bin") + "' >/dev/full 2>'" + err + "'")
+                      .c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+  EXPECT_NE(ReadFileOrDie(err).find("cannot write to standard output: No space left on device"),
+            std::string::npos)
+      << ReadFileOrDie(err);
   // Standard input can be read once.
   testing::ExpectCleanFailure(
       RunCli("train - - --vocab-size 300 --out '" + dir_.File("twice") + "'",
