@@ -97,13 +97,18 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) 
   return absl::OkStatus();
 }
 
+std::optional<std::pair<dev_t, ino_t>> RegularFileId(const std::string& path) {
+  struct stat st;
+  if (path.empty() || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return std::make_pair(st.st_dev, st.st_ino);
+}
+
 absl::Status CheckNotAnInput(const std::string& output, absl::string_view flag,
                              const std::vector<std::string>& inputs) {
-  struct stat out;
-  if (stat(output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return absl::OkStatus();
+  const std::optional<std::pair<dev_t, ino_t>> out = RegularFileId(output);
+  if (!out.has_value()) return absl::OkStatus();
   for (const std::string& input : inputs) {
-    if (struct stat in;
-        stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+    if (RegularFileId(input) == out) {
       return absl::InvalidArgumentError(
           absl::StrCat(flag, " ", output, " is the input ", input, "; refusing to overwrite it"));
     }

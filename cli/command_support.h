@@ -3,10 +3,14 @@
 #ifndef BPEFORGE_CLI_COMMAND_SUPPORT_H_
 #define BPEFORGE_CLI_COMMAND_SUPPORT_H_
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -29,6 +33,9 @@ absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);
 // An error unless a file can be written (by rename) at `path`, or `path` is a pipe, a terminal
 // or a device that can be written.
 absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
+// The device and inode of the regular file `path` names, if it names one: two names with the
+// same are one file, whatever the links between them.
+std::optional<std::pair<dev_t, ino_t>> RegularFileId(const std::string& path);
 // An error if `output` is one of `inputs` (the same file, whatever the names and links), so that
 // no command writes over what it reads.
 absl::Status CheckNotAnInput(const std::string& output, absl::string_view flag,

@@ -41,15 +41,14 @@ int RunEncode(const EncodeArgs& args) {
       ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
   if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
-  for (const std::string& output : {args.output, args.output + ".json"}) {
-    absl::Status s = CheckNotAnInput(output, "--output", TokenizerFiles(args.tokenizer));
-    if (!s.ok()) return Fail(s);
+  const std::vector<std::string> outputs = {args.output, args.output + ".json"};  // and sidecar
+  std::vector<std::string> not_text = TokenizerFiles(args.tokenizer);
+  for (const std::string& output : outputs) {
+    if (absl::Status s = CheckNotAnInput(output, "--output", not_text); !s.ok()) return Fail(s);
   }
   if (absl::Status s = CheckNotATerminal(args.output, "--output"); !s.ok()) return Fail(s);
   // A folder among the inputs may hold the tokenizer and an earlier run's ids: not text.
-  std::vector<std::string> not_text = TokenizerFiles(args.tokenizer);
-  not_text.push_back(args.output);
-  not_text.push_back(args.output + ".json");
+  not_text.insert(not_text.end(), outputs.begin(), outputs.end());
   absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, not_text);
   if (!inputs.ok()) return Fail(inputs.status());
 

@@ -1,13 +1,12 @@
 #include "cli/input_flags.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cli/command_support.h"
 
 namespace bpeforge::cli {
 
@@ -28,17 +27,13 @@ void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what) {
 
 absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
                                                     const std::vector<std::string>& not_text) {
-  std::vector<std::pair<dev_t, ino_t>> written;  // those there are, by device and inode
-  for (const std::string& output : not_text) {
-    if (struct stat st; !output.empty() && stat(output.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      written.emplace_back(st.st_dev, st.st_ino);
-    }
+  std::vector<std::pair<dev_t, ino_t>> written;  // those there are
+  for (const std::string& file : not_text) {
+    if (auto id = RegularFileId(file)) written.push_back(*id);
   }
   auto is_output = [&](const std::string& file) {
-    struct stat st;
-    return stat(file.c_str(), &st) == 0 &&
-           std::find(written.begin(), written.end(), std::make_pair(st.st_dev, st.st_ino)) !=
-               written.end();
+    const auto id = RegularFileId(file);
+    return id.has_value() && std::find(written.begin(), written.end(), *id) != written.end();
   };
   if (std::count(flags.args.begin(), flags.args.end(), kStdin) > 1) {
     return absl::InvalidArgumentError("- (standard input) is given twice; it can be read once");

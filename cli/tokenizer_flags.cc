@@ -61,6 +61,15 @@ absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags) {
   return Tokenizer::LoadGpt2(flags.vocab, flags.merges, options);
 }
 
+std::vector<std::string> TokenizerFilesIn(const std::string& dir) {
+  std::vector<std::string> files;
+  for (const char* name : {"vocab.json", "merges.txt", "tokenizer.json", "tokenizer.tiktoken",
+                           "tiktoken.json", "bpeforge.json"}) {
+    files.push_back((std::filesystem::path(dir) / name).string());
+  }
+  return files;
+}
+
 std::vector<std::string> TokenizerFiles(const TokenizerFlags& flags) {
   namespace fs = std::filesystem;
   std::vector<std::string> files = {flags.vocab, flags.merges, flags.special_ids};
@@ -70,8 +79,8 @@ std::vector<std::string> TokenizerFiles(const TokenizerFlags& flags) {
   };
   std::error_code ec;
   if (!flags.dir.empty() && fs::is_directory(flags.dir, ec)) {
-    for (const char* name : kTokenizerFileNames)
-      files.push_back((fs::path(flags.dir) / name).string());
+    const std::vector<std::string> in_dir = TokenizerFilesIn(flags.dir);
+    files.insert(files.end(), in_dir.begin(), in_dir.end());
   } else if (!flags.dir.empty()) {
     add_with_manifest(flags.dir);
   }

@@ -19,14 +19,11 @@ struct TokenizerFlags {
   std::vector<std::string> special_tokens;
 };
 
-// The files `bpeforge train` writes into its --out directory (SaveTokenizer).
-inline constexpr const char* kTokenizerFileNames[] = {"vocab.json",     "merges.txt",
-                                                      "tokenizer.json", "tokenizer.tiktoken",
-                                                      "tiktoken.json",  "bpeforge.json"};
-
 void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags);
-// The files the flags name or may read: for a directory, the files of kTokenizerFileNames in it;
-// for a rank file, tiktoken.json beside it.
+// The files `bpeforge train` writes into the directory `dir` (SaveTokenizer).
+std::vector<std::string> TokenizerFilesIn(const std::string& dir);
+// The files the flags name or may read: for a directory, TokenizerFilesIn it; for a rank file,
+// tiktoken.json beside it.
 std::vector<std::string> TokenizerFiles(const TokenizerFlags& flags);
 absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags);
 

@@ -1,10 +1,7 @@
 #include "cli/train_command.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -50,7 +47,6 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
            const absl::StatusOr<TrainStats>& result, const std::vector<uint64_t>& rank_peaks,
            const Stopwatch& stopwatch);
 
-// Writes the stats next to (never instead of) the tokenizer: a temporary file, then a rename.
 // `total_seconds` is training (counting and merging); `seconds_in_all` is the command's whole
 // run up to this file, writing the tokenizer included, as the summary's "in all".
 std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_rss,
@@ -143,10 +139,9 @@ int RunTrain(const TrainArgs& args) {
   options.chunk_bytes = *chunk;
   options.special_tokens = args.special_tokens;
   options.input = InputOptionsOf(args.input);
-  std::vector<std::string> outputs = {args.stats_json};
-  for (const char* name : kTokenizerFileNames) {
-    outputs.push_back((std::filesystem::path(args.out_dir) / name).string());
-  }
+  const std::vector<std::string> written = TokenizerFilesIn(args.out_dir);
+  std::vector<std::string> outputs = written;
+  outputs.push_back(args.stats_json);
   absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, outputs);
   if (!inputs.ok()) return Fail(inputs.status());
   // A count file is read whole: - is standard input, as the pipe /dev/stdin.
@@ -164,10 +159,8 @@ int RunTrain(const TrainArgs& args) {
   absl::Status checked;
   if (ranks::Leader()) {
     checked = CheckWritableDir(args.out_dir, "--out");
-    for (const char* name : kTokenizerFileNames) {
-      if (!checked.ok()) break;
-      checked =
-          CheckNotAnInput((std::filesystem::path(args.out_dir) / name).string(), "--out", *inputs);
+    for (const std::string& file : written) {
+      if (checked.ok()) checked = CheckNotAnInput(file, "--out", *inputs);
     }
     if (checked.ok() && !args.stats_json.empty()) {
       checked = CheckWritableFile(args.stats_json, "--stats-json");

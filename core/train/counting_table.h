@@ -230,7 +230,7 @@ class CountingTable {
     // The batches that add pre-tokens once the table prefers them (PrefersBatches), kept from
     // one text to the next as the cache is: made anew for each text, they added a short text's
     // prefetched misses at its end, before the lines had come (and zeroed their buffers):
-    // training on 3 million JSON Lines records of three words took 1.2 times as long
+    // training on 3 million JSON Lines records of three words took 1.3 times as long
     // (bench/RESULTS.md).
     Batches& batches() {
       if (!batches_) batches_.emplace(table_);
