@@ -3,6 +3,7 @@
 #include <simdjson.h>
 #include <string.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -23,10 +24,18 @@ bool HasJsonlName(absl::string_view path) {
          absl::EndsWith(path, ".json");
 }
 
+size_t NextRecordsEnd(absl::string_view text, size_t begin, size_t target) {
+  const size_t from = begin + std::max<size_t>(target, 1) - 1;
+  if (from >= text.size()) return text.size();
+  const void* newline = memchr(text.data() + from, '\n', text.size() - from);
+  return newline == nullptr ? text.size() : static_cast<const char*>(newline) - text.data() + 1;
+}
+
 struct JsonlParser::State {
   // The DOM parser, not On Demand: its entry points dispatch at run time to the best kernel
   // for the CPU, whereas On Demand is compiled for the build's target (SSE2 only, here).
   simdjson::dom::parser parser;
+  std::string padded;  // a record too near the end of what may be read, with room after it
 };
 
 JsonlParser::JsonlParser(std::string field)
@@ -56,15 +65,20 @@ std::string Why(simdjson::error_code e, absl::string_view field) {
 }  // namespace
 
 std::optional<JsonlParser::BadRecord> JsonlParser::ForEachDocument(
-    absl::string_view lines, uint64_t first_line, bool skip_bad, uint64_t* skipped,
-    absl::FunctionRef<bool(absl::string_view, uint64_t)> document) {
+    absl::string_view lines, size_t readable_after, uint64_t first_line, bool skip_bad,
+    uint64_t* skipped, absl::FunctionRef<bool(absl::string_view, uint64_t)> document) {
   uint64_t line = first_line;
   size_t pos = 0;
   while (pos < lines.size()) {
     const char* end =
         static_cast<const char*>(memchr(lines.data() + pos, '\n', lines.size() - pos));
     const size_t stop = end == nullptr ? lines.size() : static_cast<size_t>(end - lines.data());
-    const absl::string_view record = lines.substr(pos, stop - pos);
+    absl::string_view record = lines.substr(pos, stop - pos);
+    if (lines.size() - stop + readable_after < simdjson::SIMDJSON_PADDING) {
+      state_->padded.assign(record.data(), record.size());
+      state_->padded.resize(record.size() + simdjson::SIMDJSON_PADDING);
+      record = absl::string_view(state_->padded.data(), record.size());
+    }
     const uint64_t this_line = line++;
     pos = stop + 1;
     if (absl::StripAsciiWhitespace(record).empty()) continue;

@@ -4,12 +4,13 @@
 //
 //   JsonlParser parser("text");
 //   std::optional<JsonlParser::BadRecord> bad = parser.ForEachDocument(
-//       piece.text, piece.first_line, [&](absl::string_view document, uint64_t line) { ... return
-//       true; });
+//       piece.text, StreamCutter::kPadding, piece.first_line, false, &skipped,
+//       [&](absl::string_view document, uint64_t line) { ... return true; });
 //   if (bad) return Error(path, ":", bad->line, ": ", bad->why);
 #ifndef BPEFORGE_INPUT_JSONL_H_
 #define BPEFORGE_INPUT_JSONL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -35,6 +36,10 @@ struct JsonlOptions {
   std::string FieldName() const { return field.empty() ? "text" : field; }
 };
 
+// The end of a chunk of whole lines that starts at `begin`: just past the '\n' that ends the
+// line holding byte begin + target - 1 (so at least begin + 1), or text.size().
+size_t NextRecordsEnd(absl::string_view text, size_t begin, size_t target);
+
 class JsonlParser {
  public:
   explicit JsonlParser(std::string field);
@@ -46,16 +51,17 @@ class JsonlParser {
     std::string why;  // "field \"text\" is missing", "not valid JSON (...)", ...
   };
 
-  // Calls `document` with the field and line number of each record of `lines` (whole lines; `lines`
-  // must be followed by 64 allocated bytes, as StreamCutter's pieces are), in order, stopping when
-  // it returns false. Lines holding only white space are skipped. A record that is not a JSON
-  // object, lacks the field, has a field that is not a string, or has a string that is not
-  // UTF-8 (invalid bytes, or a \u escape of a lone surrogate) is bad: with `skip_bad` it is
-  // counted in *skipped and passed over, else the first one is returned and nothing after it
-  // is read.
+  // Calls `document` with the field and line number of each record of `lines` (whole lines), in
+  // order, stopping when it returns false. simdjson reads up to 64 bytes past a record: the
+  // next records, or `readable_after` bytes past the end of `lines` (StreamCutter's padding, or
+  // the rest of a mapped file). A record closer to the end than that is copied first. Lines holding
+  // only white space are skipped. A record that is not a JSON object, lacks the field, has a field
+  // that is not a string, or has a string that is not UTF-8 (invalid bytes, or a \u escape of a
+  // lone surrogate) is bad: with `skip_bad` it is counted in *skipped and passed over, else the
+  // first one is returned and nothing after it is read.
   std::optional<BadRecord> ForEachDocument(
-      absl::string_view lines, uint64_t first_line, bool skip_bad, uint64_t* skipped,
-      absl::FunctionRef<bool(absl::string_view, uint64_t line)> document);
+      absl::string_view lines, size_t readable_after, uint64_t first_line, bool skip_bad,
+      uint64_t* skipped, absl::FunctionRef<bool(absl::string_view, uint64_t line)> document);
 
  private:
   struct State;

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "core/internal/file_status.h"
@@ -53,14 +54,17 @@ struct Chunk {
 // unmapped together. The folios around each cut are now unmapped as soon as it is found. And
 // the kernel reads ahead of no fault meanwhile: with its read-ahead on, a file not in the page
 // cache was read whole here, on one thread, before any counting began.
-std::vector<size_t> FindMappedChunkBounds(const MappedFile& file, const SpecialTokens& specials,
-                                          size_t target, Pattern pattern) {
+// JSON Lines are cut after the first '\n' at or past `target` bytes.
+std::vector<size_t> FindMappedChunkBounds(const MappedFile& file, bool jsonl,
+                                          const SpecialTokens& specials, size_t target,
+                                          Pattern pattern) {
   constexpr size_t kFolio = size_t{4} << 20;  // at least the largest folio, a multiple of a page
   const absl::string_view text = file.data();
   std::vector<size_t> bounds = {0};
   file.ReadAhead(false);
   do {
-    const size_t end = NextChunkEnd(text, bounds.back(), specials, target, pattern);
+    const size_t end = jsonl ? NextRecordsEnd(text, bounds.back(), target)
+                             : NextChunkEnd(text, bounds.back(), specials, target, pattern);
     // Every folio from the chunk's start to the cut's: the search looked only between them.
     const size_t from = bounds.back() / kFolio * kFolio;
     file.Release(from, std::min(text.size(), (end / kFolio + 1) * kFolio) - from);
@@ -146,10 +150,13 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   if (!made.ok()) return made.status();
   const std::unique_ptr<PreTokenizer> pretokenizer = *std::move(made);
 
-  // Plain text files are mapped and cut up front; standard input, compressed files and JSON
-  // Lines are read as a stream and cut as the bytes arrive (StreamCutter). Both feed the same
-  // per-thread maps.
+  // Plain text and JSON Lines in regular files are mapped and cut up front; standard input,
+  // compressed files and pipes are read as a stream and cut as the bytes arrive (StreamCutter).
+  // Both feed the same per-thread maps. Mapped, JSON Lines are read in place: streamed, their
+  // bytes were copied three times (read, cut, piece) on the one thread that reads, and
+  // training TinyStories-like records took 1.8 times as long as the same text.
   std::vector<MappedFile> files(paths.size());
+  std::vector<char> jsonl(paths.size());  // whether paths[f] is JSON Lines
   std::vector<size_t> streamed;
   std::vector<Chunk> chunks;
   uint64_t total = 0;  // bytes to read: mapped text, compressed files; 0 when unknown
@@ -157,9 +164,11 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   for (size_t f = 0; f < paths.size(); ++f) {
     absl::StatusOr<bool> stream = IsStreamedInput(paths[f]);
     if (!stream.ok()) return stream.status();
-    if (*stream || options.jsonl.IsJsonl(paths[f])) {
+    jsonl[f] = options.jsonl.IsJsonl(paths[f]);
+    struct stat st;
+    const bool regular = stat(paths[f].c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    if (*stream || (jsonl[f] && !regular)) {
       streamed.push_back(f);
-      struct stat st;
       if (paths[f] == "-") {
         total_known = false;
       } else if (stat(paths[f].c_str(), &st) != 0) {
@@ -182,7 +191,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   for (size_t f = 0; f < files.size(); ++f) {
     if (files[f].path().empty()) continue;  // streamed
     std::vector<size_t> bounds =
-        FindMappedChunkBounds(files[f], specials, options.chunk_bytes, options.pattern);
+        FindMappedChunkBounds(files[f], jsonl[f], specials, options.chunk_bytes, options.pattern);
     for (size_t i = 0; i + 1 < bounds.size(); ++i) {
       if (bounds[i + 1] <= bounds[i]) continue;
       // The same arithmetic in every process, so every chunk has exactly one share.
@@ -221,7 +230,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
   std::atomic<uint64_t> largest_piece{0};  // of the mapped chunks and streamed pieces of text
-  for (const Chunk& chunk : chunks) RaiseTo(largest_piece, chunk.end - chunk.begin);
+  for (const Chunk& chunk : chunks) {
+    if (!jsonl[chunk.file]) RaiseTo(largest_piece, chunk.end - chunk.begin);
+  }
   FirstError error;
   std::mutex progress_mu;
   auto last_report = std::chrono::steady_clock::now();
@@ -235,22 +246,20 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     }
   };
   // Counts one piece of text into `worker`, adding its pre-tokens to `*counted` (`order` ranks
-  // it among all pieces, for the first error). Where the text is, for an error: a JSON Lines
-  // `line`, else (line 0) a byte `offset`. Only formatted on failure: this runs once per
-  // document, so the shared totals are added to once per piece of a stream: an atomic add per
-  // document, shared by the workers, took 8% of the samples of counting 3 million short JSON
-  // Lines records.
+  // it among all pieces, for the first error). `where` says where the text is (" on line 7"),
+  // called only on failure. This runs once per document, so the shared totals are added to
+  // once per piece: an atomic add per document, shared by the workers, took 8% of the samples
+  // of counting 3 million short JSON Lines records.
   auto count = [&](absl::string_view text, Worker& worker, uint64_t* counted, uint64_t order,
-                   size_t file, uint64_t offset, uint64_t line) {
+                   size_t file, absl::FunctionRef<std::string()> where) {
     try {
       *counted += options.pretokenize_only
                       ? ScanPreTokens(text, specials, *pretokenizer)
                       : CountPreTokens(text, specials, *pretokenizer, recent_of(worker));
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
-      error.Report(order, file,
-                   absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
-                                line == 0 ? absl::StrCat(" at byte offset ", offset)
-                                          : absl::StrCat(" on line ", line)));
+      error.Report(
+          order, file,
+          absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text", where()));
       return false;
     }
     return true;
@@ -263,9 +272,36 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       return false;
     }
     uint64_t counted = 0;
-    const bool ok = count(text, workers.local(), &counted, order, file, offset, 0);
+    const bool ok = count(text, workers.local(), &counted, order, file,
+                          [&] { return absl::StrCat(" at byte offset ", offset); });
     pretokens += counted;
     return ok;
+  };
+  // Counts the documents of whole JSON Lines records (see ForEachDocument for
+  // `readable_after`). `in_file` turns the line numbers from `first_line` on into the file's:
+  // a mapped chunk's first line is not known (it is counted on failure only).
+  auto count_records = [&](absl::string_view lines, size_t readable_after, uint64_t first_line,
+                           uint64_t order, size_t file,
+                           absl::FunctionRef<uint64_t(uint64_t)> in_file) {
+    uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0, counted = 0;
+    Worker& worker = workers.local();
+    std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
+        lines, readable_after, first_line, options.jsonl.skip_bad_records, &skipped_here,
+        [&](absl::string_view document, uint64_t line) {
+          ++documents_here;
+          bytes_here += document.size();
+          return count(document, worker, &counted, order, file,
+                       [&] { return absl::StrCat(" on line ", in_file(line)); });
+        });
+    pretokens += counted;
+    documents += documents_here;
+    skipped += skipped_here;
+    document_bytes += bytes_here;
+    if (bad.has_value()) {
+      error.Report(order, file, absl::StrCat(":", in_file(bad->line), ": ", bad->why));
+      return false;
+    }
+    return true;
   };
   auto cancelled = [&] {
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
@@ -280,18 +316,32 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       files[next.file].WillNeed(next.begin, next.end - next.begin);
     }
     absl::string_view text = file.data().substr(chunk.begin, chunk.end - chunk.begin);
-    if (!count_text(text, c, chunk.file, chunk.begin, "")) return;
+    if (jsonl[chunk.file]) {
+      auto in_file = [&](uint64_t line) {
+        return line + std::count(file.data().data(), text.data(), '\n');
+      };
+      if (!count_records(text, file.data().size() - chunk.end, 1, c, chunk.file, in_file)) return;
+    } else if (!count_text(text, c, chunk.file, chunk.begin, "")) {
+      return;
+    }
     file.Release(chunk.begin, chunk.end - chunk.begin);
     report_progress(done += text.size());
   });
-  // A mapped file is a document of the share that holds its first byte (an empty one: share 0).
-  uint64_t mapped_bytes = 0;
+  // A mapped text file is a document of the share that holds its first byte (an empty one:
+  // share 0); JSON Lines documents were counted as read.
+  uint64_t mapped_bytes = 0, mapped_jsonl_bytes = 0;
   for (const Chunk& chunk : chunks) {
+    if (jsonl[chunk.file]) {
+      mapped_jsonl_bytes += chunk.end - chunk.begin;
+      continue;
+    }
     mapped_bytes += chunk.end - chunk.begin;
     if (chunk.begin == 0) ++documents;
   }
-  for (const MappedFile& file : files) {
-    if (!file.path().empty() && file.data().empty() && options.share == 0) ++documents;
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (!files[f].path().empty() && !jsonl[f] && files[f].data().empty() && options.share == 0) {
+      ++documents;
+    }
   }
 
   // Streamed pieces rank after the mapped chunks, then by file and offset.
@@ -301,47 +351,30 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     if (cancelled() || error.has()) break;
     absl::StatusOr<std::unique_ptr<ByteSource>> source = OpenByteSource(paths[f]);
     if (!source.ok()) return source.status();
-    const bool jsonl = options.jsonl.IsJsonl(paths[f]);
     const std::string decompressed =
         (*source)->compression() == Compression::kNone ? "" : " of its decompressed text";
     StreamCutter cutter(**source,
-                        jsonl ? StreamCutter::Mode::kLines : StreamCutter::Mode::kSafeCuts,
+                        jsonl[f] ? StreamCutter::Mode::kLines : StreamCutter::Mode::kSafeCuts,
                         options.chunk_bytes, &specials, options.pattern);
     const uint64_t done_before = done.load();
     auto process = [&](const StreamCutter::Piece& piece) {
       if (cancelled() || error.has()) return false;
       const uint64_t piece_order = order + piece.offset;
-      if (!jsonl) {
+      if (!jsonl[f]) {
         RaiseTo(largest_piece, piece.text.size());
         return count_text(piece.text, piece_order, f, piece.offset, decompressed);
       }
-      uint64_t skipped_here = 0, documents_here = 0, bytes_here = 0, counted = 0;
-      Worker& worker = workers.local();
-      std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
-          piece.text, piece.first_line, options.jsonl.skip_bad_records, &skipped_here,
-          [&](absl::string_view document, uint64_t line) {
-            ++documents_here;
-            bytes_here += document.size();
-            return count(document, worker, &counted, piece_order, f, 0, line);
-          });
-      pretokens += counted;
-      documents += documents_here;
-      skipped += skipped_here;
-      document_bytes += bytes_here;
-      if (bad.has_value()) {
-        error.Report(piece_order, f, absl::StrCat(":", bad->line, ": ", bad->why));
-        return false;
-      }
-      return true;
+      return count_records(piece.text, StreamCutter::kPadding, piece.first_line, piece_order, f,
+                           [](uint64_t line) { return line; });
     };
-    if (!jsonl) ++documents;
+    if (!jsonl[f]) ++documents;
     absl::Status read = ProcessStream(
         cutter, process, [&] { report_progress(done = done_before + cutter.consumed()); });
     if (!read.ok()) return read;
     order += cutter.bytes() + 1;
     done = done_before + cutter.consumed();
     decompressed_bytes += cutter.bytes();
-    if (!jsonl) streamed_bytes += cutter.bytes();
+    if (!jsonl[f]) streamed_bytes += cutter.bytes();
   }
   if (cancelled()) return absl::CancelledError("counting was cancelled");
   for (const MappedFile& file : files) {
@@ -353,7 +386,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   }
   stored_bytes = done.load();
   const uint64_t text_bytes = streamed_bytes + document_bytes + mapped_bytes;
-  decompressed_bytes += mapped_bytes;
+  decompressed_bytes += mapped_bytes + mapped_jsonl_bytes;
 
   ShardedCounts out;
   out.bytes = text_bytes;

@@ -39,7 +39,7 @@ struct Chunk {
   size_t file = 0;
   uint64_t begin = 0, end = 0;  // in the (decompressed) file
   std::string owned;            // a streamed piece's bytes; mapped chunks are views
-  uint64_t first_line = 0;      // JSON Lines: the line of owned[0]
+  uint64_t first_line = 0;      // streamed JSON Lines: the line of owned[0]
   bool starts_file = false;
   uint64_t stored_done = 0;  // stored bytes read up to this chunk, for progress
   // Filled by the encoder:
@@ -64,9 +64,11 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     absl::StatusOr<bool> streamed = IsStreamedInput(paths[i]);
     if (!streamed.ok()) return streamed.status();
     in.jsonl = options.jsonl.IsJsonl(paths[i]);
-    in.streamed = *streamed || in.jsonl;
+    // JSON Lines in a regular file are mapped and read in place, as text is (see CountFiles).
+    struct stat st;
+    const bool regular = stat(paths[i].c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    in.streamed = *streamed || (in.jsonl && !regular);
     if (in.streamed) {
-      struct stat st;
       if (paths[i] == "-") {
         total_known = false;
       } else if (stat(paths[i].c_str(), &st) != 0) {
@@ -110,10 +112,13 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
         if (pos < text.size()) {
           chunk->begin = pos;
           chunk->starts_file = pos == 0;
-          chunk->end = NextChunkEnd(text, pos, specials, target, pattern);
+          chunk->end = in.jsonl ? NextRecordsEnd(text, pos, target)
+                                : NextChunkEnd(text, pos, specials, target, pattern);
           in.mapped.WillNeed(chunk->end, target + 1);
-          stats.input.largest_piece_bytes =
-              std::max<uint64_t>(stats.input.largest_piece_bytes, chunk->end - chunk->begin);
+          if (!in.jsonl) {
+            stats.input.largest_piece_bytes =
+                std::max<uint64_t>(stats.input.largest_piece_bytes, chunk->end - chunk->begin);
+          }
           pos = chunk->end;
           chunk->stored_done = stored_done + pos;
           return chunk.release();
@@ -174,21 +179,29 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     auto fail = [&](absl::string_view what) {
       chunk->error = absl::InvalidArgumentError(absl::StrCat(in.path, what));
     };
-    // `line`: a JSON Lines record's, else 0 for the chunk's byte offset; named only on failure.
-    auto encode_text = [&](absl::string_view text, uint64_t line) {
+    // `where` says where the text is (" on line 7"), called only on failure.
+    auto encode_text = [&](absl::string_view text, absl::FunctionRef<std::string()> where) {
       try {
         tokenizer.Encode(text, &caches.local(), &chunk->ids);
         return true;
       } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
         fail(absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
-                          line == 0 ? absl::StrCat(" at byte offset ", chunk->begin)
-                                    : absl::StrCat(" on line ", line)));
+                          where()));
         return false;
       }
     };
     if (in.jsonl) {
+      // A mapped chunk's line numbers count from 1 and are made the file's on failure only.
+      const absl::string_view lines =
+          in.streamed ? absl::string_view(chunk->owned)
+                      : in.mapped.data().substr(chunk->begin, chunk->end - chunk->begin);
+      auto in_file = [&](uint64_t line) -> uint64_t {
+        if (in.streamed) return line;
+        return line + std::count(in.mapped.data().data(), lines.data(), '\n');
+      };
       std::optional<JsonlParser::BadRecord> bad = parsers.local().ForEachDocument(
-          chunk->owned, chunk->first_line, options.jsonl.skip_bad_records, &chunk->skipped,
+          lines, in.streamed ? StreamCutter::kPadding : in.mapped.data().size() - chunk->end,
+          in.streamed ? chunk->first_line : 1, options.jsonl.skip_bad_records, &chunk->skipped,
           [&](absl::string_view document, uint64_t line) {
             if (options.separator.has_value()) {
               if (chunk->documents == 0) chunk->leading_separator = true;
@@ -196,9 +209,9 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
             }
             ++chunk->documents;
             chunk->text_bytes += document.size();
-            return encode_text(document, line);
+            return encode_text(document, [&] { return absl::StrCat(" on line ", in_file(line)); });
           });
-      if (bad.has_value()) fail(absl::StrCat(":", bad->line, ": ", bad->why));
+      if (bad.has_value()) fail(absl::StrCat(":", in_file(bad->line), ": ", bad->why));
       return chunk;
     }
     const absl::string_view text =
@@ -220,7 +233,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       }
     }
     chunk->text_bytes = text.size();
-    encode_text(text, 0);
+    encode_text(text, [&] { return absl::StrCat(" at byte offset ", chunk->begin); });
     return chunk;
   };
 

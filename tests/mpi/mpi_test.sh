@@ -60,14 +60,22 @@ for np in 1 2 3 4; do
   cmp -s "$work/one.counts" "$work/np$np.counts" || fail "count -np $np: the count file differs"
 done
 
-# A bad record in the second streamed file, which rank 1 reads: rank 0 names rank 1 and the
-# line; every rank exits non-zero; nothing is written.
-printf '{"text": "fine"}\n{"text": 42}\n' >"$work/bad.jsonl"
-mpirun -np 3 "$bpeforge" train "$work/docs.jsonl.gz" "$work/bad.jsonl" "${flags[@]}" \
+# A bad record in the second streamed (compressed) file, which rank 1 reads: rank 0 names rank
+# 1 and the line; every rank exits non-zero; nothing is written.
+printf '{"text": "fine"}\n{"text": 42}\n' | gzip >"$work/bad.jsonl.gz"
+mpirun -np 3 "$bpeforge" train "$work/docs.jsonl.gz" "$work/bad.jsonl.gz" "${flags[@]}" \
   --out "$work/bad" >"$work/log" 2>&1 && fail "a bad record on rank 1 succeeded"
-grep -q "error: rank 1: $work/bad.jsonl:2: field \"text\" is not a string" "$work/log" ||
+grep -q "error: rank 1: $work/bad.jsonl.gz:2: field \"text\" is not a string" "$work/log" ||
   fail "the bad record's error: $(head -n 2 "$work/log")"
 [ "$(grep -c 'error:' "$work/log")" = 1 ] || fail "more than one rank reported the error"
+[ ! -e "$work/bad" ] || fail "a failed job wrote its output directory"
+# A plain one is mapped and split by bytes with the text: after 3 MB of text, of 3 ranks, rank 2
+# holds it.
+printf '{"text": "fine"}\n{"text": 42}\n' >"$work/bad.jsonl"
+mpirun -np 3 "$bpeforge" train "$work/web.txt" "$work/bad.jsonl" "${flags[@]}" \
+  --out "$work/bad" >"$work/log" 2>&1 && fail "a bad mapped record on rank 2 succeeded"
+grep -q "error: rank 2: $work/bad.jsonl:2: field \"text\" is not a string" "$work/log" ||
+  fail "the bad mapped record's error: $(head -n 2 "$work/log")"
 [ ! -e "$work/bad" ] || fail "a failed job wrote its output directory"
 
 mpirun -np 2 "$bpeforge" train "${inputs[@]}" "${flags[@]}" --out /proc/bpeforge-out \
