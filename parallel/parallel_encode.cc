@@ -264,11 +264,12 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       live, tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order, next_chunk) &
                 tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, encode) &
                 tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, write));
-  if (!status.ok()) return status;
+  // First: a file cut short reads as zeros past its new end, which fail as JSON.
   for (const Input& in : inputs) {
     if (in.streamed) continue;
     BPEFORGE_RETURN_IF_ERROR(in.mapped.CheckUnchanged());
   }
+  if (!status.ok()) return status;
   return stats;
 }
 

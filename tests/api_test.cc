@@ -407,6 +407,33 @@ TEST(ApiTest, PatternNamesAreOneList) {
   EXPECT_EQ(custom, " ?\\p{L}+");
 }
 
+// A mapped input cut short while it is encoded reads as zeros past its new end: for JSON Lines
+// those are no JSON, but the error says what happened to the file, as for text.
+TEST(ApiTest, AnInputTruncatedWhileEncodedSaysSo) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const Tokenizer t = TrainedOn(WriteDocs(dir, &docs));
+  std::string text, jsonl;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string doc = "record " + std::to_string(i) + " of many words";
+    text += doc + "\n";
+    jsonl += "{\"text\": \"" + doc + "\"}\n";
+  }
+  internal::testing::WriteFile(dir.File("docs.txt"), text);
+  internal::testing::WriteFile(dir.File("docs.jsonl"), jsonl);
+  for (const char* name : {"docs.txt", "docs.jsonl"}) {
+    const std::string path = dir.File(name);
+    EncodeFilesOptions options;
+    options.chunk_bytes = 4096;
+    options.progress = [&](uint64_t, uint64_t) { ASSERT_EQ(truncate(path.c_str(), 5000), 0); };
+    const absl::Status s = t.EncodeFile({path}, dir.File("ids"), options).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+    EXPECT_NE(s.message().find(path + " changed size while it was read"), absl::string_view::npos)
+        << s;
+    EXPECT_FALSE(std::filesystem::exists(dir.File("ids")));
+  }
+}
+
 TEST(ApiTest, ErrorsSayWhatAndWhere) {
   TempDir dir;
   const std::string missing = dir.File("missing.txt");
