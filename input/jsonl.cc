@@ -92,6 +92,10 @@ std::optional<JsonlParser::BadRecord> JsonlParser::ForEachDocument(
     std::string_view text;
     if (!e && why.empty()) e = object[field_].get_string().get(text);
     if (e || !why.empty()) {
+      // As JSON, JSON Lines may not hold one; editors on Windows write it.
+      if (absl::StartsWith(record, "\xEF\xBB\xBF")) {
+        why = "a byte order mark (U+FEFF) before the record, which JSON Lines may not hold";
+      }
       if (!skip_bad) return BadRecord{this_line, why.empty() ? Why(e, field_) : why};
       ++*skipped;
       continue;

@@ -142,6 +142,7 @@ TEST(JsonlTest, BadRecordsNameTheFileAndLineOrAreSkipped) {
       {R"({"text": "lone \ud800 surrogate"})", "lone surrogate"},
       {"{\"text\": \"bad \xff byte\"}", "invalid UTF-8"},
       {R"({"text": "ok"} trailing)", "not valid JSON"},
+      {"\xEF\xBB\xBF{\"text\": \"after a byte order mark\"}", "byte order mark (U+FEFF)"},
   };
   for (const BadRecord& c : cases) {
     TempDir dir;
