@@ -45,7 +45,23 @@ JsonlParser::JsonlParser(JsonlParser&&) noexcept = default;
 
 namespace {
 
-std::string Why(simdjson::error_code e, absl::string_view field) {
+// Why `record` is bad (`e`, or not an object when `e` is no error), in words a user can act on:
+// a JSON file that is not JSON Lines (an array, an object over several lines) is named as such.
+std::string Why(absl::string_view record, simdjson::error_code e, absl::string_view field) {
+  const absl::string_view trimmed = absl::StripAsciiWhitespace(record);
+  // As JSON, JSON Lines may not hold one; editors on Windows write it.
+  if (absl::StartsWith(record, "\xEF\xBB\xBF")) {
+    return "a byte order mark (U+FEFF) before the record, which JSON Lines may not hold";
+  }
+  if (absl::StartsWith(trimmed, "[")) {
+    return "a JSON array, not an object: JSON Lines hold one object per line (a JSON file "
+           "holding an array is not JSON Lines; `jq -c '.[]'` writes its objects so)";
+  }
+  if (trimmed == "{") {
+    return "only \"{\": JSON Lines hold one whole object per line (a JSON file written over "
+           "several lines is not JSON Lines; `jq -c .` writes each object on one line)";
+  }
+  if (!e) return "the line is JSON but not an object";
   switch (e) {
     case simdjson::UTF8_ERROR:
       return "invalid UTF-8";
@@ -74,29 +90,24 @@ std::optional<JsonlParser::BadRecord> JsonlParser::ForEachDocument(
         static_cast<const char*>(memchr(lines.data() + pos, '\n', lines.size() - pos));
     const size_t stop = end == nullptr ? lines.size() : static_cast<size_t>(end - lines.data());
     absl::string_view record = lines.substr(pos, stop - pos);
+    const uint64_t this_line = line++;
+    pos = stop + 1;
+    if (absl::StripAsciiWhitespace(record).empty()) continue;
     if (lines.size() - stop + readable_after < simdjson::SIMDJSON_PADDING) {
       state_->padded.assign(record.data(), record.size());
       state_->padded.resize(record.size() + simdjson::SIMDJSON_PADDING);
       record = absl::string_view(state_->padded.data(), record.size());
     }
-    const uint64_t this_line = line++;
-    pos = stop + 1;
-    if (absl::StripAsciiWhitespace(record).empty()) continue;
 
     simdjson::dom::element root;
     simdjson::error_code e =
         state_->parser.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(root);
-    std::string why;
     simdjson::dom::object object;
-    if (!e && root.get_object().get(object)) why = "the line is JSON but not an object";
+    const bool not_object = !e && root.get_object().get(object);
     std::string_view text;
-    if (!e && why.empty()) e = object[field_].get_string().get(text);
-    if (e || !why.empty()) {
-      // As JSON, JSON Lines may not hold one; editors on Windows write it.
-      if (absl::StartsWith(record, "\xEF\xBB\xBF")) {
-        why = "a byte order mark (U+FEFF) before the record, which JSON Lines may not hold";
-      }
-      if (!skip_bad) return BadRecord{this_line, why.empty() ? Why(e, field_) : why};
+    if (!e && !not_object) e = object[field_].get_string().get(text);
+    if (e || not_object) {
+      if (!skip_bad) return BadRecord{this_line, Why(record, e, field_)};
       ++*skipped;
       continue;
     }
