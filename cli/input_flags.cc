@@ -69,7 +69,10 @@ std::string DescribeRead(uint64_t text_bytes, size_t files, const InputStats& in
     absl::StrAppendFormat(&s, " (%.1f MB as stored, %.1f MB decompressed)",
                           input.stored_bytes / 1e6, input.decompressed_bytes / 1e6);
   }
-  if (input.documents != files) absl::StrAppendFormat(&s, ", %d documents", input.documents);
+  // Beside skipped records, the documents kept, even when they are as many as the files.
+  if (input.documents != files || input.skipped_records > 0) {
+    absl::StrAppendFormat(&s, ", %d documents", input.documents);
+  }
   if (input.skipped_records > 0) {
     absl::StrAppendFormat(&s, ", %d bad records skipped", input.skipped_records);
   }

@@ -168,6 +168,14 @@ TEST(JsonlTest, BadRecordsNameTheFileAndLineOrAreSkipped) {
         RunCli("train " + dir.File("bad.jsonl") + " --vocab-size 300 --out " + dir.File("o")),
         dir.File("bad.jsonl") + ":4: ");
     EXPECT_FALSE(testing::Exists(dir.File("o")));
+    // The summary counts the documents kept, even when they are as many as the files.
+    testing::WriteFile(dir.File("one.jsonl"), "{\"text\": \"kept\"}\n" + c.line + "\n");
+    auto skipping = RunCli("train " + dir.File("one.jsonl") +
+                           " --skip-bad-records --vocab-size 300 --out " + dir.File("o"));
+    ASSERT_EQ(skipping.exit_code, 0) << skipping.err;
+    EXPECT_NE(skipping.out.find("in 1 file(s), 1 documents, 1 bad records skipped"),
+              std::string::npos)
+        << skipping.out;
     testing::WriteFile(dir.File("good.jsonl"), "{\"text\": \"first second\"}\n");
     ASSERT_EQ(RunCli("train " + dir.File("good.jsonl") + " --vocab-size 260 --quiet --out " +
                      dir.File("tok"))
