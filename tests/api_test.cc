@@ -425,6 +425,10 @@ TEST(ApiTest, AnInputTruncatedWhileEncodedSaysSo) {
     const std::string path = dir.File(name);
     EncodeFilesOptions options;
     options.chunk_bytes = 4096;
+    // One thread: with two, both may read the lost pages while the SIGBUS guard maps zeros
+    // there, which ThreadSanitizer reports as a race with the guard's mmap (it is benign: a
+    // reader sees the old page, faults, or sees the zeros).
+    options.threads = 1;
     options.progress = [&](uint64_t, uint64_t) { ASSERT_EQ(truncate(path.c_str(), 5000), 0); };
     const absl::Status s = t.EncodeFile({path}, dir.File("ids"), options).status();
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
