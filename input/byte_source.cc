@@ -293,12 +293,12 @@ absl::string_view CompressionName(Compression c) {
   return "none";
 }
 
-absl::StatusOr<bool> IsStreamedInput(const std::string& path) {
+absl::StatusOr<bool> IsStreamedInput(const std::string& path, bool jsonl) {
   if (path == "-") return true;
   // Only regular files are looked into: opening a named pipe here, and closing it unread,
   // could end its writer. Others (and missing files) go to MappedFile, which reports them.
   struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return jsonl;
   BPEFORGE_ASSIGN_OR_RETURN(std::unique_ptr<RawInput> raw, OpenRaw(path));
   BPEFORGE_ASSIGN_OR_RETURN(const std::string head, raw->Peek(10));
   BPEFORGE_RETURN_IF_ERROR(CheckSupportedFormat(head, path));

@@ -27,10 +27,14 @@ enum class Compression { kNone, kGzip, kXz, kZstd };
 Compression DetectCompression(absl::string_view head);
 absl::string_view CompressionName(Compression c);  // "gzip", "xz", "zstd", "none"
 
-// Whether `path` names an input to stream rather than map: "-" (standard input) or a
-// compressed regular file. Errors name the file (unreadable); a missing file or one that is
-// not regular is not streamed (MappedFile reads or reports it).
-absl::StatusOr<bool> IsStreamedInput(const std::string& path);
+// Whether `path` names an input to stream rather than map: "-" (standard input), a compressed
+// regular file, or, for `jsonl`, a JSON Lines file that is not a regular file (a pipe: read as
+// it comes, not whole). Errors name the file (unreadable); other files that are not regular,
+// and missing ones, are not streamed (MappedFile reads or reports them). Plain JSON Lines in a
+// regular file are mapped and read in place: streamed, their bytes were copied three times on
+// the one thread that reads, and TinyStories-like records trained in 1.7 times the time of the
+// same text.
+absl::StatusOr<bool> IsStreamedInput(const std::string& path, bool jsonl);
 
 class ByteSource {
  public:

@@ -61,14 +61,12 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   for (size_t i = 0; i < paths.size(); ++i) {
     Input& in = inputs[i];
     in.path = paths[i];
-    absl::StatusOr<bool> streamed = IsStreamedInput(paths[i]);
-    if (!streamed.ok()) return streamed.status();
     in.jsonl = options.jsonl.IsJsonl(paths[i]);
-    // JSON Lines in a regular file are mapped and read in place, as text is (see CountFiles).
-    struct stat st;
-    const bool regular = stat(paths[i].c_str(), &st) == 0 && S_ISREG(st.st_mode);
-    in.streamed = *streamed || (in.jsonl && !regular);
+    absl::StatusOr<bool> streamed = IsStreamedInput(paths[i], in.jsonl);
+    if (!streamed.ok()) return streamed.status();
+    in.streamed = *streamed;
     if (in.streamed) {
+      struct stat st;
       if (paths[i] == "-") {
         total_known = false;
       } else if (stat(paths[i].c_str(), &st) != 0) {

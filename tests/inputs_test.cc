@@ -85,7 +85,7 @@ TEST(InputsTest, CompressedFilesTrainLikeTheirText) {
     for (const std::string* data : {&one, &two}) {
       const std::string path = dir.File(std::string("corpus.") + f.name);
       testing::WriteFile(path, *data);
-      absl::StatusOr<bool> streamed = IsStreamedInput(path);
+      absl::StatusOr<bool> streamed = IsStreamedInput(path, /*jsonl=*/false);
       ASSERT_TRUE(streamed.ok() && *streamed) << f.name;
       for (size_t chunk : {size_t{1}, size_t{997}, size_t{4} << 20}) {
         for (int threads : {1, 2}) {
