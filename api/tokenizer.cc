@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -148,12 +149,10 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
   const bool with_sidecar = !out.streams();
   if (with_sidecar) BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(sidecar_path, &sidecar));
   const size_t width = internal::IdWidth(options.id_type);
-  std::string buffer;
+  std::vector<char> buffer;
   absl::StatusOr<EncodeFilesStats> stats =
       EncodeFiles(inputs, options, [&](absl::Span<const TokenId> ids) {
-        buffer.clear();
-        internal::AppendIds(ids, width, &buffer);
-        return out.Write(buffer);
+        return out.Write(internal::IdBytes(ids, width, &buffer));
       });
   if (!stats.ok()) return stats.status();
   if (!with_sidecar) {
