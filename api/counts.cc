@@ -7,18 +7,20 @@
 #include "bpeforge/bpeforge.h"
 #include "core/formats/counts_file.h"
 #include "core/internal/atomic_file.h"
-#include "core/internal/input_paths.h"
 #include "core/internal/status_macros.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
+#include "input/input_paths.h"
 #include "input/mapped_file.h"
 #include "parallel/train.h"
 
 namespace bpeforge {
 
 absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs,
-                                                      const std::vector<std::string>& include) {
-  return internal::ExpandInputs(inputs, include);
+                                                      const std::vector<std::string>& include,
+                                                      std::vector<std::string>* left_out,
+                                                      bool count_files) {
+  return internal::ExpandInputs(inputs, include, left_out, count_files);
 }
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,

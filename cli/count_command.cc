@@ -39,7 +39,8 @@ int RunCount(const CountArgs& args) {
   TrainOptions options;
   options.special_tokens = args.special_tokens;
   options.input = InputOptionsOf(args.input);
-  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, {args.out});
+  absl::StatusOr<std::vector<std::string>> inputs =
+      InputFiles(args.input, {args.out}, ranks::Leader(), args.merge);
   if (!inputs.ok()) return Fail(inputs.status());
   // A count file is read whole: - is standard input, as the pipe /dev/stdin.
   if (args.merge) std::replace(inputs->begin(), inputs->end(), kStdin, kDevStdin);

@@ -49,7 +49,7 @@ int RunEncode(const EncodeArgs& args) {
   if (absl::Status s = CheckNotATerminal(args.output, "--output"); !s.ok()) return Fail(s);
   // A folder among the inputs may hold the tokenizer and an earlier run's ids: not text.
   not_text.insert(not_text.end(), outputs.begin(), outputs.end());
-  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, not_text);
+  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, not_text, /*note=*/true);
   if (!inputs.ok()) return Fail(inputs.status());
 
   const Stopwatch stopwatch;

@@ -1,11 +1,13 @@
 #include "cli/input_flags.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "cli/command_support.h"
 
 namespace bpeforge::cli {
@@ -26,10 +28,13 @@ void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what) {
 }
 
 absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
-                                                    const std::vector<std::string>& not_text) {
-  std::vector<std::pair<dev_t, ino_t>> written;  // those there are
+                                                    const std::vector<std::string>& not_text,
+                                                    bool note, bool count_files) {
+  std::vector<std::pair<dev_t, ino_t>> written;   // those there are
+  std::vector<std::filesystem::path> written_in;  // their folders
   for (const std::string& file : not_text) {
     if (auto id = RegularFileId(file)) written.push_back(*id);
+    written_in.push_back(std::filesystem::path(file).parent_path());
   }
   auto is_output = [&](const std::string& file) {
     const auto id = RegularFileId(file);
@@ -38,9 +43,10 @@ absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
   if (std::count(flags.args.begin(), flags.args.end(), kStdin) > 1) {
     return absl::InvalidArgumentError("- (standard input) is given twice; it can be read once");
   }
-  std::vector<std::string> files;
+  std::vector<std::string> files, left_out;
   for (const std::string& arg : flags.args) {
-    absl::StatusOr<std::vector<std::string>> expanded = ExpandInputs({arg}, flags.include);
+    absl::StatusOr<std::vector<std::string>> expanded =
+        ExpandInputs({arg}, flags.include, &left_out, count_files);
     if (!expanded.ok()) return expanded.status();
     std::error_code ec;
     const bool folder = !written.empty() && std::filesystem::is_directory(arg, ec);
@@ -52,6 +58,26 @@ absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
       return absl::InvalidArgumentError(absl::StrCat(
           arg, " holds no text: only files this command writes or reads as a tokenizer"));
     }
+  }
+  // Not worth a note: this command's own files (its outputs, the tokenizer it reads) and their
+  // folder, which every run of it would name again.
+  std::erase_if(left_out, [&](const std::string& path) {
+    std::error_code ec;
+    return is_output(path) || std::any_of(written_in.begin(), written_in.end(), [&](auto& dir) {
+             return std::filesystem::equivalent(path, dir.empty() ? "." : dir, ec);
+           });
+  });
+  if (note && !left_out.empty()) {
+    // A few by name: a folder of many shards' ids would otherwise fill the screen.
+    constexpr size_t kNamed = 4;
+    std::string named =
+        absl::StrJoin(left_out.begin(), left_out.begin() + std::min(left_out.size(), kNamed), ", ");
+    if (left_out.size() > kNamed)
+      absl::StrAppend(&named, " and ", left_out.size() - kNamed, " more");
+    std::fprintf(stderr,
+                 "note: left out what bpeforge wrote in the input folders (tokenizers, ids%s): "
+                 "%s\n",
+                 count_files ? "" : ", count files", named.c_str());
   }
   return files;
 }

@@ -28,9 +28,13 @@ void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what);
 // files leave out `not_text`, the files this command writes (as an earlier run left them) or
 // reads as something else (a tokenizer), so that `train data/ --out data/tok`, then `encode
 // data/ --tokenizer data/tok --output data/ids.bin`, read the same files whenever they run. Such
-// a file named as an input is kept (and an output then refused by the command).
+// a file named as an input is kept (and an output then refused by the command). What other
+// runs of bpeforge wrote in a folder is left out too (ExpandInputs), and named on standard
+// error when `note` (so that each process of an mpirun does not say it again).
+// `count_files`: the inputs are count files (count --merge, train --counts).
 absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
-                                                    const std::vector<std::string>& not_text);
+                                                    const std::vector<std::string>& not_text,
+                                                    bool note, bool count_files = false);
 InputOptions InputOptionsOf(const InputFlags& flags);
 
 // "1016.3 MB of text in 3 file(s)", then what compression and JSON Lines add: "(352.1 MB as

@@ -142,7 +142,8 @@ int RunTrain(const TrainArgs& args) {
   const std::vector<std::string> written = TokenizerFilesIn(args.out_dir);
   std::vector<std::string> outputs = written;
   outputs.push_back(args.stats_json);
-  absl::StatusOr<std::vector<std::string>> inputs = InputFiles(args.input, outputs);
+  absl::StatusOr<std::vector<std::string>> inputs =
+      InputFiles(args.input, outputs, ranks::Leader(), args.counts);
   if (!inputs.ok()) return Fail(inputs.status());
   // A count file is read whole: - is standard input, as the pipe /dev/stdin.
   if (args.counts) std::replace(inputs->begin(), inputs->end(), kStdin, kDevStdin);
@@ -269,7 +270,8 @@ void AddTrainCommand(CLI::App& app, std::function<int()>* action) {
   CLI::App* cmd =
       app.add_subcommand("train", "Learn a byte-level BPE vocabulary and merges from text files.");
   AddInputFlags(cmd, &args->input,
-                "UTF-8 text files, JSON Lines files, folders (their files, recursively) or "
+                "UTF-8 text files, JSON Lines files, folders (their files, recursively, "
+                "leaving out what bpeforge wrote there: tokenizers, ids, count files) or "
                 "quoted globs; each file and each JSON Lines record is a separate document. "
                 "gzip, xz and zstd files (told by their first bytes) are decompressed as they "
                 "are read, and - reads standard input (compressed or not) as it comes; other "

@@ -106,7 +106,9 @@ PYBIND11_MODULE(_bpeforge, m) {
   m.def(
       "expand_inputs",
       [](const std::vector<std::string>& inputs, const std::vector<std::string>& include) {
-        return Unwrap(ExpandInputs(inputs, include));
+        std::vector<std::string> left_out;
+        std::vector<std::string> files = Unwrap(ExpandInputs(inputs, include, &left_out));
+        return std::make_pair(std::move(files), std::move(left_out));
       },
       py::arg("inputs"), py::arg("include"));
   m.def("pattern_regex", [](const std::string& name) {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/internal/input_paths.h"
+#include "input/input_paths.h"
 #include "parallel/train.h"
 #include "tests/compression.h"
 #include "tests/test_util.h"

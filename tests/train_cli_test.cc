@@ -206,6 +206,45 @@ TEST(TrainCliTest, ARunAgainSkipsItsOwnFilesInAFolder) {
   EXPECT_EQ(testing::ReadFileOrDie(dir.File("data/all.bin")), ids);
 }
 
+// What other runs wrote into the folder being read (an earlier tokenizer, ids and their sidecar,
+// a count file) is left out and named, so that training on the folder again learns the same
+// merges. Before, --include '*.txt' let the earlier tokenizer's merges.txt in as text (other
+// merges, no word of it), and without it the run failed on the tokenizer's bpeforge.json.
+TEST(TrainCliTest, WhatOtherRunsWroteInAFolderIsLeftOut) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.File("data"));
+  testing::WriteFile(dir.File("data/a.txt"), testing::RandomText(11, {}));
+  const std::string data = "'" + dir.File("data") + "'";
+  const std::string train = " --vocab-size 400 --quiet --out ";
+  ASSERT_EQ(RunCli("train " + data + train + "'" + dir.File("data/tok-1") + "'").exit_code, 0);
+  const std::string merges = testing::ReadFileOrDie(dir.File("data/tok-1/merges.txt"));
+  auto r = RunCli("encode " + data + " --tokenizer '" + dir.File("data/tok-1") + "' --output '" +
+                  dir.File("data/ids.bin") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("note: left out"), std::string::npos) << r.err;  // its own tokenizer
+  r = RunCli("count " + data + " --out '" + dir.File("data/a.counts") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: left out"), std::string::npos) << r.err;
+  for (const std::string include : {"", " --include '*.txt'"}) {
+    r = RunCli("train " + data + include + train + "'" + dir.File("data/tok-2") + "'");
+    ASSERT_EQ(r.exit_code, 0) << include << ": " << r.err;
+    EXPECT_EQ(testing::ReadFileOrDie(dir.File("data/tok-2/merges.txt")), merges) << include;
+    for (const char* left_out : {"data/tok-1", include.empty() ? "data/ids.bin" : "data/tok-1",
+                                 include.empty() ? "data/a.counts" : "data/tok-1"}) {
+      EXPECT_NE(r.err.find(left_out), std::string::npos) << include << ": " << r.err;
+    }
+  }
+  // Count files are what train --counts reads: not left out there.
+  r = RunCli("train --counts " + data + " --include '*.counts'" + train + "'" + dir.File("t") +
+             "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("t/merges.txt")), merges);
+  // A tokenizer folder named as the input is no text.
+  r = RunCli("train '" + dir.File("data/tok-1") + "'" + train + "'" + dir.File("u") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("a tokenizer folder written by bpeforge"), std::string::npos) << r.err;
+}
+
 TEST(TrainCliTest, UsageErrorsExitWithTwo) {
   TempDir dir;
   testing::WriteFile(dir.File("in.txt"), "hello world");

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "core/internal/status_macros.h"
@@ -16,7 +17,6 @@ namespace bpeforge::internal {
 constexpr absl::string_view kCustomPrefix = "custom:";
 namespace {
 
-constexpr char kMagic[8] = {'B', 'P', 'E', 'F', 'C', 'N', 'T', 'S'};
 constexpr uint32_t kVersion = 1;
 
 template <typename T>
@@ -86,7 +86,7 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
     buffer.clear();
     return s;
   };
-  buffer.append(kMagic, sizeof kMagic);
+  buffer.append(kCountsMagic.data(), kCountsMagic.size());
   Put<uint32_t>(&buffer, kVersion);
   PutBytes(&buffer, header.pattern == Pattern::kCustom
                         ? absl::StrCat(kCustomPrefix, header.custom_regex)
@@ -115,13 +115,13 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
 
 absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
                                              PreTokenCounts* counts) {
-  if (data.size() < sizeof kMagic || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) {
+  if (!absl::StartsWith(data, kCountsMagic)) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": not a bpeforge count file (written by `bpeforge count`)"));
   }
   // The checksum first, so that a damaged file is named as such rather than by whatever its
   // damage looks like.
-  if (data.size() < sizeof kMagic + 4) return Reader(data, name).Error("truncated");
+  if (data.size() < kCountsMagic.size() + 4) return Reader(data, name).Error("truncated");
   const absl::string_view body = data.substr(0, data.size() - 4);
   uint32_t stored = 0;
   Reader(data.substr(data.size() - 4), name).Get(&stored);
@@ -130,7 +130,7 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
         absl::StrCat(name, ": checksum mismatch: the file is truncated or corrupted"));
   }
   Reader r(body, name);
-  r.Skip(sizeof kMagic);
+  r.Skip(kCountsMagic.size());
   uint32_t version = 0;
   if (!r.Get(&version)) return r.Error("truncated");
   if (version != kVersion) {

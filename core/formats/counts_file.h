@@ -27,6 +27,9 @@
 
 namespace bpeforge::internal {
 
+// The first bytes of every count file.
+inline constexpr absl::string_view kCountsMagic = "BPEFCNTS";
+
 struct CountsHeader {
   Pattern pattern = Pattern::kGpt2;
   std::vector<std::string> special_tokens;

@@ -92,8 +92,13 @@ struct InputOptions {
 // whose name matches one of its shell patterns, e.g. "*.jsonl.zst"); an argument that names no
 // file but holds * ? or [ is a glob, expanded (sorted). "-" (standard input) stays. An empty
 // directory and a glob that matches nothing are errors.
+// What bpeforge itself wrote inside a directory is not text and is left out, each path added to
+// `*left_out` when given: tokenizer folders (they hold bpeforge.json), ids files with their
+// sidecars, and count files unless `count_files` says they are the inputs (to add up, or to
+// train from). Naming a tokenizer folder itself is an error.
 BPEFORGE_API absl::StatusOr<std::vector<std::string>> ExpandInputs(
-    const std::vector<std::string>& inputs, const std::vector<std::string>& include = {});
+    const std::vector<std::string>& inputs, const std::vector<std::string>& include = {},
+    std::vector<std::string>* left_out = nullptr, bool count_files = false);
 
 // ---------------------------------------------------------------------------------------------
 // Training (CS336 semantics): the text is split on the special tokens, which never merge; each

@@ -25,6 +25,7 @@ import errno
 import json
 import os
 import tempfile
+import warnings
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, Union
 
 from . import _bpeforge
@@ -51,7 +52,8 @@ def _input_paths(
     input_path: StrPath | Iterable[StrPath], include: Iterable[str] | None = None
 ) -> list[str]:
     """Files, folders (their files, recursively, sorted; ``include`` filters them by name)
-    and globs, made into the list of files."""
+    and globs, made into the list of files. What bpeforge wrote in a folder (tokenizer
+    folders, ids files and their sidecars, count files) is left out, with a warning."""
     if isinstance(input_path, (str, bytes, os.PathLike)):
         items = [input_path]
     else:
@@ -68,7 +70,17 @@ def _input_paths(
         include = []
     elif isinstance(include, (str, bytes)):
         include = [include]
-    return _bpeforge.expand_inputs(paths, [str(p) for p in include])
+    files, left_out = _bpeforge.expand_inputs(paths, [str(p) for p in include])
+    if left_out:
+        named = ", ".join(left_out[:4])
+        if len(left_out) > 4:
+            named += f" and {len(left_out) - 4} more"
+        warnings.warn(
+            "left out what bpeforge wrote in the input folders (tokenizers, ids, count files): "
+            + named,
+            stacklevel=3,
+        )
+    return files
 
 
 def _jsonl_field(value: str | None) -> str:

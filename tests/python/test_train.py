@@ -173,6 +173,24 @@ def test_custom_pattern(cs336, tmp_path):
         bpeforge.train_bpe(cs336 / "corpus.en", 300, pattern="gtp2")
 
 
+def test_what_bpeforge_wrote_in_a_folder_is_left_out(tmp_path):
+    """A tokenizer saved into the corpus folder, and ids encoded there, are not read as text
+    when the folder is trained on again: the same merges, and a warning that names them."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.txt").write_text("the cat sat on the mat. " * 200 + "<|endoftext|>" + "hi " * 50)
+    first = bpeforge.train_bpe(data, 300, SPECIAL)
+    tok = bpeforge.Tokenizer(*first, SPECIAL)
+    tok.save(data / "tok")
+    with pytest.warns(UserWarning, match="left out .*tok"):
+        tok.encode_file(data, data / "ids.bin")
+    with pytest.warns(UserWarning, match="left out .*ids.bin.*tok"):
+        again = bpeforge.train_bpe(data, 300, SPECIAL, include=["*.txt", "*.bin"])
+    assert again == first
+    with pytest.raises(ValueError, match="a tokenizer folder written by bpeforge"):
+        bpeforge.train_bpe(data / "tok", 300, SPECIAL)
+
+
 def test_json_lines_folders_and_separator(tmp_path):
     """A folder of compressed JSON Lines trains as the plain text of its documents joined by
     the special token, and encodes to its ids with the separator between records."""

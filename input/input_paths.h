@@ -4,8 +4,8 @@
 //
 //   absl::StatusOr<std::vector<std::string>> files =
 //       ExpandInputs({"shards/", "extra/*.txt", "-"}, {"*.jsonl.zst"});
-#ifndef BPEFORGE_CORE_INTERNAL_INPUT_PATHS_H_
-#define BPEFORGE_CORE_INTERNAL_INPUT_PATHS_H_
+#ifndef BPEFORGE_INPUT_INPUT_PATHS_H_
+#define BPEFORGE_INPUT_INPUT_PATHS_H_
 
 #include <string>
 #include <vector>
@@ -20,9 +20,16 @@ namespace bpeforge::internal {
 // (glob(3), sorted); the directories it matches are walked too. Other arguments, "-" among
 // them, pass unchanged (opening them reports what is wrong). A directory without a file to
 // take and a glob without a match are errors that say so.
+// What bpeforge wrote under a directory is left out, and added to `*left_out` when it is given:
+// tokenizer folders, ids files and their sidecars, and, unless `count_files` (the inputs are
+// count files to add up or train from), count files (core/formats/own_files.h). A tokenizer
+// folder named itself is an error, and so is a glob that matches only such folders; files
+// named themselves, or matched by a glob, pass unchanged.
 absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs,
-                                                      const std::vector<std::string>& include);
+                                                      const std::vector<std::string>& include,
+                                                      std::vector<std::string>* left_out = nullptr,
+                                                      bool count_files = false);
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_INTERNAL_INPUT_PATHS_H_
+#endif  // BPEFORGE_INPUT_INPUT_PATHS_H_
