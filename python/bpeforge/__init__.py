@@ -49,11 +49,14 @@ def _path(path: StrPath, what: str = "file") -> str:
 
 
 def _input_paths(
-    input_path: StrPath | Iterable[StrPath], include: Iterable[str] | None = None
+    input_path: StrPath | Iterable[StrPath],
+    include: Iterable[str] | None = None,
+    output: str | None = None,
 ) -> list[str]:
     """Files, folders (their files, recursively, sorted; ``include`` filters them by name)
     and globs, made into the list of files. What bpeforge wrote in a folder (tokenizer
-    folders, ids files and their sidecars, count files) is left out, with a warning."""
+    folders, ids files and their sidecars, count files) is left out, with a warning unless
+    it is ``output`` (and its sidecar), which a run again would name each time."""
     if isinstance(input_path, (str, bytes, os.PathLike)):
         items = [input_path]
     else:
@@ -71,6 +74,9 @@ def _input_paths(
     elif isinstance(include, (str, bytes)):
         include = [include]
     files, left_out = _bpeforge.expand_inputs(paths, [str(p) for p in include])
+    if output is not None:
+        own = [output, output + ".json"]
+        left_out = [p for p in left_out if not any(_same_file(p, o) for o in own)]
     if left_out:
         named = ", ".join(left_out[:4])
         if len(left_out) > 4:
@@ -81,6 +87,13 @@ def _input_paths(
             stacklevel=3,
         )
     return files
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _jsonl_field(value: str | None) -> str:
@@ -315,8 +328,9 @@ class Tokenizer:
         tokenizer, puts its id between two documents (files and records)."""
         if separator_token is not None and not isinstance(separator_token, str):
             raise TypeError("separator_token must be a str or None")
+        output = _path(output_path, "output_path")
         return self._impl.encode_file(
-            _input_paths(input_path, include), _path(output_path, "output_path"),
+            _input_paths(input_path, include, output), output,
             _choice(dtype, "dtype", ("uint16", "uint32")), _threads(threads),
             separator_token or "", _jsonl_field(jsonl_field), bool(skip_bad_records),
         )

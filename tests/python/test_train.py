@@ -5,6 +5,7 @@ import pathlib
 import subprocess
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -184,6 +185,12 @@ def test_what_bpeforge_wrote_in_a_folder_is_left_out(tmp_path):
     tok.save(data / "tok")
     with pytest.warns(UserWarning, match="left out .*tok"):
         tok.encode_file(data, data / "ids.bin")
+    # Run again, it does not name its own ids, which it writes anew.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tok.encode_file(data, data / "ids.bin", include=["*.txt", "*.bin"])
+    assert [w for w in caught if "ids.bin" in str(w.message)] == []
+    assert len(caught) == 1  # data/tok
     with pytest.warns(UserWarning, match="left out .*ids.bin.*tok"):
         again = bpeforge.train_bpe(data, 300, SPECIAL, include=["*.txt", "*.bin"])
     assert again == first
