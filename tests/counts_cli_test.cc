@@ -2,6 +2,7 @@
 // add up across shards, do not depend on threads, and are refused when they do not fit.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -119,6 +120,34 @@ TEST_F(CountsCliTest, MismatchedDamagedOrForeignFilesAreRefused) {
                      "not a bpeforge count file");
   EXPECT_FALSE(Exists(dir_.File("o")));
   EXPECT_FALSE(Exists(dir_.File("m.c")));
+}
+
+// CRC-32 as zlib computes it (the count file's checksum), bit by bit.
+uint32_t Crc32(const std::string& bytes) {
+  uint32_t crc = ~uint32_t{0};
+  for (unsigned char b : bytes) {
+    crc ^= b;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+  }
+  return ~crc;
+}
+
+// A file whose header claims more pre-tokens than it holds, checksum and all, is refused as
+// truncated: reading makes room for the pre-tokens up front, but never for more than the file
+// can hold (room for 2^62 of them was an allocation that aborted the process).
+TEST_F(CountsCliTest, AHeaderThatClaimsTooManyPreTokensIsRefused) {
+  WriteFile(dir_.File("empty.txt"), "");
+  Run("count '" + dir_.File("empty.txt") + "' --out '" + dir_.File("empty.c") + "'");
+  std::string file = ReadFileOrDie(dir_.File("empty.c"));
+  // magic, version, "gpt2", no special tokens, bytes, pre-tokens, distinct (at 40), checksum.
+  ASSERT_EQ(file.size(), 52u);
+  for (int i = 0; i < 8; ++i) file[40 + i] = static_cast<char>((uint64_t{1} << 62) >> (8 * i));
+  const uint32_t crc = Crc32(file.substr(0, 48));
+  for (int i = 0; i < 4; ++i) file[48 + i] = static_cast<char>(crc >> (8 * i));
+  WriteFile(dir_.File("claims.c"), file);
+  ExpectCleanFailure(RunCli("train --counts '" + dir_.File("claims.c") +
+                            "' --vocab-size 300 --out '" + dir_.File("o") + "'"),
+                     "truncated");
 }
 
 }  // namespace
