@@ -1,12 +1,14 @@
 // GPT-2 byte-to-unicode mapping, vocab.json / merges.txt round trips, UTF-8 helpers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "core/formats/counts_file.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/manifest.h"
 #include "core/internal/byte_unicode.h"
@@ -85,6 +87,53 @@ TEST(FilesTest, ManifestRoundTrip) {
   EXPECT_EQ(back->special_tokens, m.special_tokens);
   EXPECT_EQ(back->layout, m.layout);
   EXPECT_EQ(back->vocab_size, m.vocab_size);
+}
+
+// A count file lists its pre-tokens in the order of their bytes (std::string's), whatever the
+// map's order: pre-tokens that share 8 bytes or more, hold zero bytes, or are prefixes of
+// others, among random ones. (Its bytes must not depend on the threads that counted.)
+TEST(FilesTest, CountFilesListPreTokensInByteOrder) {
+  PreTokenCounts counts;
+  const std::string zeros("ab\0\0\0\0\0\0", 8);
+  for (const std::string& word :
+       {std::string("ab"), std::string("ab\0", 3), zeros, zeros + "x", zeros + "\x01",
+        std::string("abcdefgh"), std::string("abcdefghi"), std::string("abcdefgg\xff"),
+        std::string("\xff"), std::string("\xff\xff"), std::string(" the"), std::string(20, 'a'),
+        std::string(19, 'a'), std::string("")}) {
+    counts[word] = word.size() + 1;
+  }
+  std::mt19937 rng(3);
+  for (int i = 0; i < 2000; ++i) {
+    std::string word(1 + rng() % 12, ' ');
+    for (char& c : word) c = static_cast<char>("ab\0\xff"[rng() % 4]);
+    counts[word] += 1;
+  }
+  std::string file;
+  ASSERT_TRUE(WriteCountsFile({}, counts, [&](absl::string_view bytes) {
+                file.append(bytes.data(), bytes.size());
+                return absl::OkStatus();
+              }).ok());
+  // After the header (magic, version, "gpt2", no special tokens, three totals): the entries.
+  size_t at = 8 + 4 + 4 + 4 + 4 + 3 * 8;
+  auto get = [&](size_t n) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i)
+      v |= uint64_t{static_cast<unsigned char>(file[at + i])} << (8 * i);
+    at += n;
+    return v;
+  };
+  std::vector<std::string> listed;
+  while (at + 4 < file.size()) {
+    const size_t n = get(4);
+    listed.push_back(file.substr(at, n));
+    at += n;
+    EXPECT_EQ(get(8), counts[listed.back()]);
+  }
+  ASSERT_EQ(listed.size(), counts.size());
+  EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end()));
+  PreTokenCounts back;
+  ASSERT_TRUE(ParseCountsFile(file, "t", &back).ok());
+  EXPECT_EQ(back, counts);
 }
 
 TEST(Utf8Test, FindsFirstInvalidByte) {

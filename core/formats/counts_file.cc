@@ -22,8 +22,29 @@ constexpr uint32_t kVersion = 1;
 
 template <typename T>
 void Put(std::string* out, T value) {
-  for (size_t i = 0; i < sizeof(T); ++i) out->push_back(static_cast<char>(value >> (8 * i)));
+  char bytes[sizeof(T)];  // one store on a little-endian machine, where push_back per byte was 8
+  for (size_t i = 0; i < sizeof(T); ++i) bytes[i] = static_cast<char>(value >> (8 * i));
+  out->append(bytes, sizeof(T));
 }
+
+// A pre-token's place in the file's order (by bytes, as std::string's operator< compares
+// them): its first 8 bytes as a big-endian number decide most comparisons without reading the
+// pre-token itself, which lies somewhere in a map of hundreds of MB (sorting web 1 GB's 4.2
+// million pointers by their strings took 2 s, most of it waiting on those reads).
+struct SortKey {
+  uint64_t prefix;
+  const PreTokenCounts::value_type* entry;
+  explicit SortKey(const PreTokenCounts::value_type& e) : entry(&e) {
+    unsigned char first[8] = {};
+    std::memcpy(first, e.first.data(), std::min<size_t>(e.first.size(), 8));
+    prefix = 0;
+    for (unsigned char b : first) prefix = prefix << 8 | b;
+  }
+  bool operator<(const SortKey& other) const {
+    if (prefix != other.prefix) return prefix < other.prefix;
+    return entry->first < other.entry->first;  // also when one is a prefix of the other
+  }
+};
 
 void PutBytes(std::string* out, absl::string_view bytes) {
   Put<uint32_t>(out, static_cast<uint32_t>(bytes.size()));
@@ -97,14 +118,13 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
   Put<uint64_t>(&buffer, header.bytes);
   Put<uint64_t>(&buffer, header.pretokens);
   Put<uint64_t>(&buffer, counts.size());
-  std::vector<const PreTokenCounts::value_type*> sorted;
+  std::vector<SortKey> sorted;
   sorted.reserve(counts.size());
-  for (const auto& entry : counts) sorted.push_back(&entry);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : sorted) {
-    PutBytes(&buffer, entry->first);
-    Put<uint64_t>(&buffer, entry->second);
+  for (const auto& entry : counts) sorted.emplace_back(entry);
+  std::sort(sorted.begin(), sorted.end());
+  for (const SortKey& key : sorted) {
+    PutBytes(&buffer, key.entry->first);
+    Put<uint64_t>(&buffer, key.entry->second);
     if (buffer.size() >= (1 << 20)) {
       BPEFORGE_RETURN_IF_ERROR(flush());
     }
