@@ -57,6 +57,9 @@ TEST_F(CountsCliTest, TrainingFromCountsEqualsTrainingFromText) {
   Run("train --counts '" + dir_.File("2.c") + "' --vocab-size 600 --out '" + dir_.File("counts") +
       "'");
   ExpectSameDirs(dir_.File("text"), dir_.File("counts"));
+  Run("train --counts '" + dir_.File("2.c") + "' --threads 1 --vocab-size 600 --out '" +
+      dir_.File("counts1") + "'");  // the words copied by one worker, not two
+  ExpectSameDirs(dir_.File("text"), dir_.File("counts1"));
   // Count files through pipes: count --out - | count --merge - | train --counts -.
   const CommandResult merged =
       RunCli("count --merge - --out - --quiet", /*stdin_path=*/dir_.File("2.c"));
