@@ -82,6 +82,17 @@ void CountingTable::MoveCommonInto(CountingTable& other) {
   move_common(long_, other.long_);
 }
 
+void CountingTable::MakeDisjoint(std::vector<CountingTable>& tables) {
+  std::sort(tables.begin(), tables.end(),
+            [](const CountingTable& a, const CountingTable& b) { return a.size() > b.size(); });
+  for (size_t t = 1; t < tables.size(); ++t) tables[t].MoveCommonInto(tables[0]);
+  for (size_t t = 2; t < tables.size(); ++t) {
+    tables[1].MergeFrom(tables[t]);
+    tables[t] = CountingTable();  // freed as soon as it is added
+  }
+  tables.resize(std::min<size_t>(tables.size(), 2));
+}
+
 void CountingTable::MergeFrom(const CountingTable& other) {
   other.short_.ForEach(
       [&](const ShortKey& key, uint64_t n) { short_[key] += n + other.HotCount(key); });

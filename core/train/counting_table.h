@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
@@ -72,6 +73,12 @@ class CountingTable {
   // Adds the counts of the pre-tokens `other` holds too into `other`, and removes them from
   // this table, which keeps only those `other` lacks. `other` never grows (nor rehashes).
   void MoveCommonInto(CountingTable& other);
+  // Leaves `tables` (one per worker, which may share pre-tokens) as at most two tables that
+  // share none, with the same counts in all. The largest keeps its own; every other hands it
+  // the pre-tokens they share, and what is left of the others is added up in the second. So
+  // the largest never grows: adding all into it rehashed it into a fresh table twice its size
+  // (on web text, 200 MB touched for the first time: 0.08-0.5 s).
+  static void MakeDisjoint(std::vector<CountingTable>& tables);
 
  private:
   static constexpr size_t kMaxShort = kMaxShortKey;
