@@ -123,6 +123,9 @@ AtomicFile::~AtomicFile() {
 }
 
 absl::Status AtomicFile::Write(absl::string_view data) {
+  // Nothing to write may come as a null pointer (no ids in a chunk: an empty span's data), and
+  // fwrite's pointer must not be null even for 0 bytes.
+  if (data.empty()) return absl::OkStatus();
   if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) {
     return ErrnoError("cannot write", path_);
   }
