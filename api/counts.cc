@@ -46,24 +46,12 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
   size_t distinct = 0;
   for (const internal::CountingTable& table : tables) distinct += table.size();
   out.counts.reserve(distinct);
-  // Each slot fetched kAhead pre-tokens before the copy lands in it (the map is hundreds of
-  // MB on web text, and nearly every slot misses the caches). The ring holds copies: the
-  // bytes ForEach passes live only for the call.
-  constexpr size_t kAhead = 16;
-  std::pair<std::string, uint64_t> ahead[kAhead];
-  size_t seen = 0;
-  for (internal::CountingTable& table : tables) {
-    table.ForEach([&](absl::string_view word, uint64_t n) {
-      out.counts.prefetch(word);
-      auto& [due, due_n] = ahead[seen++ % kAhead];
-      if (seen > kAhead) out.counts.emplace(std::move(due), due_n);  // the tables are disjoint
-      due.assign(word.data(), word.size());
-      due_n = n;
-    });
-    table = internal::CountingTable();  // freed once copied
-  }
-  for (size_t i = seen > kAhead ? seen - kAhead : 0; i < seen; ++i) {
-    out.counts.emplace(std::move(ahead[i % kAhead].first), ahead[i % kAhead].second);
+  {
+    internal::PrefetchingAdder add(&out.counts);  // done adding at the end of this block
+    for (internal::CountingTable& table : tables) {
+      table.ForEach([&](absl::string_view word, uint64_t n) { add(word, n); });
+      table = internal::CountingTable();  // freed once copied
+    }
   }
   return out;
 }

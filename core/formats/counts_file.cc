@@ -185,21 +185,14 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
   // 1 GB's 4.2 million pre-tokens, each time into fresh pages. No more than the entries the
   // file can hold (12 bytes each at least), whatever its header says.
   counts->reserve(counts->size() + std::min<uint64_t>(distinct, (body.size() - r.pos()) / 12));
-  // Each entry's slot is fetched kAhead entries before it is added: in a map of hundreds of MB
-  // nearly every slot misses the caches, and one at a time they queued (bench/RESULTS.md).
-  constexpr uint64_t kAhead = 16;
-  std::pair<absl::string_view, uint64_t> ahead[kAhead];
-  for (uint64_t i = 0; i < distinct; ++i) {
-    absl::string_view word;
-    uint64_t n = 0;
-    if (!r.GetBytes(&word) || !r.Get(&n)) return r.Error("truncated");
-    counts->prefetch(word);
-    std::pair<absl::string_view, uint64_t>& due = ahead[i % kAhead];
-    if (i >= kAhead) (*counts)[due.first] += due.second;
-    due = {word, n};
-  }
-  for (uint64_t i = distinct > kAhead ? distinct - kAhead : 0; i < distinct; ++i) {
-    (*counts)[ahead[i % kAhead].first] += ahead[i % kAhead].second;
+  {
+    PrefetchingAdder add(counts);  // done adding at the end of this block
+    for (uint64_t i = 0; i < distinct; ++i) {
+      absl::string_view word;
+      uint64_t n = 0;
+      if (!r.GetBytes(&word) || !r.Get(&n)) return r.Error("truncated");
+      add(word, n);
+    }
   }
   if (r.pos() != body.size()) return r.Error("unexpected bytes after the counts");
   return header;

@@ -3,12 +3,12 @@
 #include <sys/stat.h>
 
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "core/formats/counts_file.h"
 #include "core/formats/manifest.h"
+#include "core/internal/atomic_file.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -18,8 +18,8 @@ namespace {
 std::string FormatOfSmallJson(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 10)) return "";
-  std::ifstream in(path, std::ios::binary);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text;
+  if (!ReadFile(path, &text).ok()) return "";
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("format") || !j["format"].is_string()) return "";
   return j["format"].get<std::string>();
