@@ -15,6 +15,21 @@
 #include "parallel/train.h"
 
 namespace bpeforge {
+namespace {
+
+// "pattern gpt2, special tokens [...]", for errors about counts that do not agree.
+std::string DescribeCounting(Pattern pattern, const std::string& regex,
+                             const std::vector<std::string>& specials) {
+  std::string s = pattern == Pattern::kCustom ? absl::StrCat("custom pattern ", regex)
+                                              : absl::StrCat("pattern ", PatternName(pattern));
+  absl::StrAppend(&s, ", special tokens [");
+  for (size_t k = 0; k < specials.size(); ++k) {
+    absl::StrAppend(&s, k > 0 ? ", " : "", "\"", specials[k], "\"");
+  }
+  return s + "]";
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs,
                                                       const std::vector<std::string>& include,
@@ -67,40 +82,119 @@ absl::Status SaveCounts(const CountedText& counted, const std::string& path) {
   return file.Commit();
 }
 
-absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
+struct CountFiles::Files {
+  std::vector<internal::MappedFile> files;
+  std::vector<internal::CountsFileView> views;  // of `files`
+  CountedText counted;                          // without counts
+};
+
+CountFiles::CountFiles(std::unique_ptr<Files> files) : files_(std::move(files)) {}
+CountFiles::CountFiles(CountFiles&&) noexcept = default;
+CountFiles& CountFiles::operator=(CountFiles&&) noexcept = default;
+CountFiles::~CountFiles() = default;
+const CountedText& CountFiles::counted() const { return files_->counted; }
+
+absl::StatusOr<CountFiles> CountFiles::Open(const std::vector<std::string>& paths) {
   if (paths.empty()) return absl::InvalidArgumentError("no count file given");
-  CountedText out;
+  auto files = std::make_unique<Files>();
+  CountedText& out = files->counted;
   for (size_t i = 0; i < paths.size(); ++i) {
     absl::StatusOr<internal::MappedFile> file = internal::MappedFile::Open(paths[i]);
     if (!file.ok()) return file.status();
-    absl::StatusOr<internal::CountsHeader> header =
-        internal::ParseCountsFile(file->data(), paths[i], &out.counts);
-    if (!header.ok()) return header.status();
+    absl::StatusOr<internal::CountsFileView> view =
+        internal::ReadCountsFile(file->data(), paths[i]);
+    if (!view.ok()) return view.status();
     BPEFORGE_RETURN_IF_ERROR(file->CheckUnchanged());
+    file->Release(0, file->data().size());  // read again when trained from
+    const internal::CountsHeader& header = view->header;
     if (i == 0) {
-      out.pattern = header->pattern;
-      out.custom_pattern = header->custom_regex;
-      out.special_tokens = header->special_tokens;
-    } else if (header->pattern != out.pattern || header->custom_regex != out.custom_pattern ||
-               header->special_tokens != out.special_tokens) {
-      auto describe = [](Pattern p, const std::string& regex,
-                         const std::vector<std::string>& specials) {
-        std::string s = p == Pattern::kCustom ? absl::StrCat("custom pattern ", regex)
-                                              : absl::StrCat("pattern ", PatternName(p));
-        absl::StrAppend(&s, ", special tokens [");
-        for (size_t k = 0; k < specials.size(); ++k) {
-          absl::StrAppend(&s, k > 0 ? ", " : "", "\"", specials[k], "\"");
-        }
-        return s + "]";
-      };
+      out.pattern = header.pattern;
+      out.custom_pattern = header.custom_regex;
+      out.special_tokens = header.special_tokens;
+    } else if (header.pattern != out.pattern || header.custom_regex != out.custom_pattern ||
+               header.special_tokens != out.special_tokens) {
       return absl::InvalidArgumentError(absl::StrCat(
           paths[i], " was counted with ",
-          describe(header->pattern, header->custom_regex, header->special_tokens), ", but ",
-          paths[0], " with ", describe(out.pattern, out.custom_pattern, out.special_tokens),
+          DescribeCounting(header.pattern, header.custom_regex, header.special_tokens), ", but ",
+          paths[0], " with ", DescribeCounting(out.pattern, out.custom_pattern, out.special_tokens),
           "; counts are added up only when both agree"));
     }
-    out.bytes += header->bytes;
-    out.pretokens += header->pretokens;
+    out.bytes += header.bytes;
+    out.pretokens += header.pretokens;
+    files->files.push_back(*std::move(file));
+    files->views.push_back(*std::move(view));
+  }
+  return CountFiles(std::move(files));
+}
+
+absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
+                                                    const std::string& dir) {
+  const CountedText& counted = files_->counted;
+  const std::vector<std::string> specials =
+      internal::SpecialTokens(options.special_tokens).tokens();
+  const std::string custom = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
+  if (options.pattern != counted.pattern || custom != counted.custom_pattern ||
+      specials != counted.special_tokens) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the options give ", DescribeCounting(options.pattern, custom, specials), ", but ",
+        files_->files[0].path(), " was counted with ",
+        DescribeCounting(counted.pattern, counted.custom_pattern, counted.special_tokens)));
+  }
+  internal::TrainJob job = ToInternal(options);
+  job.trainer.spell_out = false;
+  std::vector<internal::MappedFile>& files = files_->files;
+  auto release_all = [&] {
+    for (const internal::MappedFile& file : files) file.Release(0, file.data().size());
+  };
+  absl::StatusOr<internal::TrainResult> result;
+  if (files.size() == 1) {
+    // The entries are the words: copied into the word table by the workers, in parts.
+    const internal::CountsFileView& view = files_->views[0];
+    const std::vector<absl::string_view> parts =
+        internal::SplitCounts(view.entries, 8 * internal::ThreadsToUse(options.threads));
+    result = internal::LearnFromDistinct(
+        parts.size(), [&](size_t part, auto fn) { internal::ForEachCount(parts[part], fn); },
+        view.distinct, job, release_all);
+  } else {
+    PreTokenCounts counts;
+    for (size_t i = 0; i < files.size(); ++i) {
+      counts.reserve(counts.size() + files_->views[i].distinct);
+      internal::PrefetchingAdder add(&counts);  // done adding at the end of this iteration
+      internal::ForEachCount(files_->views[i].entries,
+                             [&](absl::string_view word, uint64_t n) { add(word, n); });
+      files[i].Release(0, files[i].data().size());
+    }
+    const uint64_t distinct = counts.size();
+    result = internal::LearnFromDistinct(
+        1,
+        [&](size_t, auto fn) {
+          for (const auto& [word, n] : counts) fn(word, n);
+        },
+        distinct, job, [&] { counts = PreTokenCounts(); });
+  }
+  for (const internal::MappedFile& file : files) {
+    BPEFORGE_RETURN_IF_ERROR(file.CheckUnchanged());
+  }
+  if (!result.ok()) return result.status();
+  result->stats.bytes = counted.bytes;
+  result->stats.pretokens = counted.pretokens;
+  return SaveTrained(*result, options, dir);
+}
+
+absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
+  absl::StatusOr<CountFiles> files = CountFiles::Open(paths);
+  if (!files.ok()) return files.status();
+  CountFiles::Files& f = *files->files_;
+  CountedText out = std::move(f.counted);
+  for (size_t i = 0; i < f.files.size(); ++i) {
+    out.counts.reserve(out.counts.size() + f.views[i].distinct);
+    {
+      internal::PrefetchingAdder add(&out.counts);  // done adding at the end of this block
+      internal::ForEachCount(f.views[i].entries,
+                             [&](absl::string_view word, uint64_t n) { add(word, n); });
+    }
+    f.files[i].Release(0, f.files[i].data().size());
+    BPEFORGE_RETURN_IF_ERROR(f.files[i].CheckUnchanged());
   }
   return out;
 }

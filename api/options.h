@@ -1,6 +1,9 @@
-// The public TrainOptions as the parallel layer's TrainJob, for training and for counting alike.
+// The public TrainOptions as the parallel layer's TrainJob, for training and for counting alike;
+// what api/ shares between its files.
 #ifndef BPEFORGE_API_OPTIONS_H_
 #define BPEFORGE_API_OPTIONS_H_
+
+#include <string>
 
 #include "bpeforge/bpeforge.h"
 #include "parallel/train.h"
@@ -26,6 +29,10 @@ inline internal::TrainJob ToInternal(const TrainOptions& options) {
   out.cancel = options.cancel;
   return out;
 }
+
+// Writes what training learnt without spelling out the vocabulary (api/train.cc).
+absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
+                                       const TrainOptions& options, const std::string& dir);
 
 }  // namespace bpeforge
 

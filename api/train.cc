@@ -84,7 +84,9 @@ internal::Manifest ManifestOf(const TrainOptions& options,
   return manifest;
 }
 
-// Writes what training learnt without spelling out the vocabulary: its tokens stay a tree.
+}  // namespace
+
+// Its tokens stay a tree, spelled out one at a time as the files are written.
 absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
                                        const TrainOptions& options, const std::string& dir) {
   const internal::TrainedVocab& trained = result.trained;
@@ -93,8 +95,6 @@ absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
       SaveFiles(tokens, ManifestOf(options, trained.special_tokens, tokens.size()), dir));
   return result.stats;
 }
-
-}  // namespace
 
 absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
                                   const TrainOptions& options) {

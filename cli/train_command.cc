@@ -79,24 +79,30 @@ absl::StatusOr<TrainStats> TrainFromCountFiles(const TrainArgs& args,
                                                const std::vector<std::string>& inputs,
                                                TrainOptions* options) {
   const Stopwatch stopwatch;
-  absl::StatusOr<CountedText> counted = LoadCounts(inputs);
-  if (!counted.ok()) return counted.status();
-  if (!args.pattern.empty() && (options->pattern != counted->pattern ||
-                                options->custom_pattern != counted->custom_pattern)) {
+  absl::StatusOr<CountFiles> files = CountFiles::Open(inputs);
+  if (!files.ok()) return files.status();
+  const CountedText& counted = files->counted();
+  if (!args.pattern.empty() &&
+      (options->pattern != counted.pattern || options->custom_pattern != counted.custom_pattern)) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "--pattern %s differs from the count files' %s", args.pattern,
-        counted->pattern == Pattern::kCustom ? counted->custom_pattern
-                                             : std::string(PatternName(counted->pattern))));
+        counted.pattern == Pattern::kCustom ? counted.custom_pattern
+                                            : std::string(PatternName(counted.pattern))));
   }
-  if (!args.special_tokens.empty() && args.special_tokens != counted->special_tokens) {
+  if (!args.special_tokens.empty() && args.special_tokens != counted.special_tokens) {
     return absl::InvalidArgumentError(
         "--special-token differs from the count files' special tokens (leave it out to use "
         "theirs)");
   }
-  options->pattern = counted->pattern;
-  options->custom_pattern = counted->custom_pattern;
-  options->special_tokens = counted->special_tokens;
-  return TrainFromCounted(*counted, *options, args.out_dir, stopwatch);
+  options->pattern = counted.pattern;
+  options->custom_pattern = counted.custom_pattern;
+  options->special_tokens = counted.special_tokens;
+  const double read_seconds = stopwatch.Seconds();
+  absl::StatusOr<TrainStats> stats = files->TrainAndSave(*options, args.out_dir);
+  if (!stats.ok()) return stats.status();
+  stats->pretokenize_seconds = read_seconds;
+  stats->total_seconds += read_seconds;
+  return stats;
 }
 
 // Learns merges from counts made since `start` (read from count files, or counted by the

@@ -78,6 +78,23 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   return LearnFromWords(*std::move(words), distinct, options, start);
 }
 
+absl::StatusOr<TrainResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
+                                              uint64_t distinct, const TrainJob& options,
+                                              const std::function<void()>& copied) {
+  const auto start = std::chrono::steady_clock::now();
+  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
+  const int threads = ThreadsToUse(options.threads);
+  absl::StatusOr<AnyWordTable> words;
+  {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<size_t>(threads));
+    words = MakeWordTable(parts, pretokens, LentParallelism(threads), options.trainer.vocab_size);
+  }
+  if (copied) copied();
+  if (!words.ok()) return words.status();
+  return LearnFromWords(*std::move(words), distinct, options, start);
+}
+
 absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_worker) {
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");

@@ -57,6 +57,12 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                             const TrainJob& options);
 
+// The same from distinct pre-tokens (a count file's entries), copied into the word table by
+// the job's threads; `copied` is called once they are (to release what they lie in).
+absl::StatusOr<TrainResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
+                                              uint64_t distinct, const TrainJob& options,
+                                              const std::function<void()>& copied = nullptr);
+
 }  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_PARALLEL_TRAIN_H_

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
 #include "tests/reference_trainer.h"
 #include "tests/test_util.h"
@@ -157,6 +158,63 @@ TEST(ApiTest, TrainAndSaveWritesTheFilesOfSaveTokenizer) {
           << name << " " << file;
       EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File(name + "-counts/" + file)), saved)
           << name << " " << file;
+    }
+  }
+}
+
+TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs, 4);
+  const char* kFiles[] = {"vocab.json", "merges.txt", "tokenizer.json", "tokenizer.tiktoken"};
+  // One count file of the whole, and the same counts in two files (shares added up).
+  absl::StatusOr<CountedText> whole = CountPreTokens(paths, Options(300));
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  ASSERT_TRUE(SaveCounts(*whole, dir.File("whole.counts")).ok());
+  for (size_t share : {0, 1}) {
+    TrainOptions options = Options(300);
+    options.share = share;
+    options.shares = 2;
+    absl::StatusOr<CountedText> part = CountPreTokens(paths, options);
+    ASSERT_TRUE(part.ok()) << part.status();
+    ASSERT_TRUE(SaveCounts(*part, dir.File("part" + std::to_string(share) + ".counts")).ok());
+  }
+  const std::vector<std::vector<std::string>> sets = {
+      {dir.File("whole.counts")}, {dir.File("part0.counts"), dir.File("part1.counts")}};
+  for (const std::vector<std::string>& set : sets) {
+    for (int threads : {1, 2}) {
+      absl::StatusOr<CountFiles> files = CountFiles::Open(set);
+      ASSERT_TRUE(files.ok()) << files.status();
+      EXPECT_EQ(files->counted().pretokens, whole->pretokens);
+      EXPECT_EQ(files->counted().bytes, whole->bytes);
+      EXPECT_EQ(files->counted().special_tokens, kSpecials);
+      EXPECT_TRUE(files->counted().counts.empty());
+      // A sweep: one open, several sizes, each as trained from the text.
+      for (size_t vocab_size : {300, 420, 300}) {
+        const std::string name = absl::StrCat(set.size(), "-", threads, "-", vocab_size);
+        TrainOptions options = Options(vocab_size, threads);
+        absl::StatusOr<TrainStats> stats = files->TrainAndSave(options, dir.File(name));
+        ASSERT_TRUE(stats.ok()) << stats.status();
+        EXPECT_EQ(stats->pretokens, whole->pretokens);
+        EXPECT_EQ(stats->distinct_pretokens, whole->counts.size());
+        ASSERT_TRUE(TrainAndSave(paths, options, dir.File(name + "-text")).ok());
+        for (const char* file : kFiles) {
+          EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File(name + "/" + file)),
+                    internal::testing::ReadFileOrDie(dir.File(name + "-text/" + file)))
+              << name << " " << file;
+        }
+      }
+      // Options that differ from what the files were counted with are refused.
+      TrainOptions other = Options(300, threads);
+      other.special_tokens = {"<|other|>"};
+      EXPECT_EQ(files->TrainAndSave(other, dir.File("other")).status().code(),
+                absl::StatusCode::kInvalidArgument);
+      other = Options(300, threads);
+      other.pattern = Pattern::kCl100k;
+      absl::Status refused = files->TrainAndSave(other, dir.File("other")).status();
+      EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_NE(refused.message().find("pattern gpt2"), std::string::npos) << refused;
+      EXPECT_FALSE(std::filesystem::exists(dir.File("other")));
     }
   }
 }

@@ -134,8 +134,7 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
   return write(buffer);
 }
 
-absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
-                                             PreTokenCounts* counts) {
+absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::string_view name) {
   if (!absl::StartsWith(data, kCountsMagic)) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": not a bpeforge count file (written by `bpeforge count`)"));
@@ -157,7 +156,8 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
   if (version != kVersion) {
     return r.Error(absl::StrCat("format version ", version, " is not ", kVersion));
   }
-  CountsHeader header;
+  CountsFileView view;
+  CountsHeader& header = view.header;
   absl::string_view pattern;
   if (!r.GetBytes(&pattern)) return r.Error("truncated");
   if (absl::ConsumePrefix(&pattern, kCustomPrefix)) {
@@ -177,25 +177,45 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
     if (!r.GetBytes(&token)) return r.Error("truncated");
     header.special_tokens.emplace_back(token);
   }
-  uint64_t distinct = 0;
-  if (!r.Get(&header.bytes) || !r.Get(&header.pretokens) || !r.Get(&distinct)) {
+  if (!r.Get(&header.bytes) || !r.Get(&header.pretokens) || !r.Get(&view.distinct)) {
     return r.Error("truncated");
   }
-  // Room for them all at once: grown by doubling, the map was rehashed about 18 times for web
-  // 1 GB's 4.2 million pre-tokens, each time into fresh pages. No more than the entries the
-  // file can hold (12 bytes each at least), whatever its header says.
-  counts->reserve(counts->size() + std::min<uint64_t>(distinct, (body.size() - r.pos()) / 12));
-  {
-    PrefetchingAdder add(counts);  // done adding at the end of this block
-    for (uint64_t i = 0; i < distinct; ++i) {
-      absl::string_view word;
-      uint64_t n = 0;
-      if (!r.GetBytes(&word) || !r.Get(&n)) return r.Error("truncated");
-      add(word, n);
-    }
+  // Every entry in bounds, so that ForEachCount need not look.
+  const size_t first = r.pos();
+  for (uint64_t i = 0; i < view.distinct; ++i) {
+    absl::string_view word;
+    uint64_t n = 0;
+    if (!r.GetBytes(&word) || !r.Get(&n)) return r.Error("truncated");
   }
   if (r.pos() != body.size()) return r.Error("unexpected bytes after the counts");
-  return header;
+  view.entries = body.substr(first);
+  return view;
+}
+
+absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
+                                             PreTokenCounts* counts) {
+  absl::StatusOr<CountsFileView> view = ReadCountsFile(data, name);
+  if (!view.ok()) return view.status();
+  // Room for them all at once: grown by doubling, the map was rehashed about 18 times for web
+  // 1 GB's 4.2 million pre-tokens, each time into fresh pages.
+  counts->reserve(counts->size() + view->distinct);
+  PrefetchingAdder add(counts);  // done adding when it goes out of scope, before the return
+  ForEachCount(view->entries, [&](absl::string_view word, uint64_t n) { add(word, n); });
+  return std::move(view->header);
+}
+
+std::vector<absl::string_view> SplitCounts(absl::string_view entries, size_t parts) {
+  std::vector<absl::string_view> out;
+  const size_t target = entries.size() / std::max<size_t>(parts, 1) + 1;
+  size_t begin = 0, pos = 0;
+  while (pos < entries.size()) {
+    pos += 4 + counts_file_internal::Load<uint32_t>(entries.data() + pos) + 8;
+    if (pos - begin >= target || pos == entries.size()) {
+      out.push_back(entries.substr(begin, pos - begin));
+      begin = pos;
+    }
+  }
+  return out;
 }
 
 }  // namespace bpeforge::internal

@@ -15,6 +15,7 @@
 #ifndef BPEFORGE_CORE_FORMATS_COUNTS_FILE_H_
 #define BPEFORGE_CORE_FORMATS_COUNTS_FILE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,18 @@
 #include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
+
+namespace counts_file_internal {
+// A little-endian integer at p (one load where the machine is little-endian).
+template <typename T>
+T Load(const char* p) {
+  T value = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) {
+    value |= static_cast<T>(static_cast<unsigned char>(p[i])) << (8 * i);
+  }
+  return value;
+}
+}  // namespace counts_file_internal
 
 // The first bytes of every count file.
 inline constexpr absl::string_view kCountsMagic = "BPEFCNTS";
@@ -46,6 +59,36 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
 // `name` and the byte offset.
 absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
                                              PreTokenCounts* counts);
+
+// A count file checked whole as ParseCountsFile does, its entries left where they lie. One
+// file's pre-tokens are distinct and sorted: the trainer takes them as words as they are.
+//
+//   absl::StatusOr<CountsFileView> view = ReadCountsFile(file.data(), path);
+//   for (absl::string_view part : SplitCounts(view->entries, 4))
+//     ForEachCount(part, [](absl::string_view pretoken, uint64_t n) { ... });
+struct CountsFileView {
+  CountsHeader header;
+  uint64_t distinct = 0;      // entries
+  absl::string_view entries;  // each: u32 n, n bytes, u64 count
+};
+absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::string_view name);
+
+// Calls fn(pre-token, count) for each entry of `entries`, a CountsFileView's or a part of it.
+template <typename Fn>
+void ForEachCount(absl::string_view entries, Fn&& fn) {
+  const char* p = entries.data();
+  const char* const end = p + entries.size();
+  while (p < end) {
+    const auto n = counts_file_internal::Load<uint32_t>(p);
+    const absl::string_view pretoken(p + 4, n);
+    p += 4 + n;
+    fn(pretoken, counts_file_internal::Load<uint64_t>(p));
+    p += 8;
+  }
+}
+
+// `entries` cut between entries into at most `parts` runs of about equal bytes, in order.
+std::vector<absl::string_view> SplitCounts(absl::string_view entries, size_t parts);
 
 }  // namespace bpeforge::internal
 

@@ -125,6 +125,12 @@ absl::StatusOr<AnyWordTable> MakeWordTable(const std::vector<const PreTokenCount
       Parallelism(), vocab_size);
 }
 
+absl::StatusOr<AnyWordTable> MakeWordTable(size_t parts, const DistinctPreTokens& for_each_in,
+                                           const Parallelism& parallelism, size_t vocab_size) {
+  return CopyWords(
+      parts, [&](size_t part, const auto& fn) { for_each_in(part, fn); }, parallelism, vocab_size);
+}
+
 absl::StatusOr<AnyWordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct,
                                            const Parallelism& parallelism, size_t vocab_size) {
   *distinct = 0;

@@ -5,11 +5,14 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/internal/parallelism.h"
 #include "core/internal/token_tree.h"
 #include "core/internal/types.h"
@@ -66,6 +69,14 @@ absl::StatusOr<AnyWordTable> MakeWordTable(const std::vector<const PreTokenCount
 // once; `tables` is left empty. Sets `*distinct` to the number of distinct pre-tokens. With
 // `parallelism`, its workers fault in the word table's memory (huge_pages.h).
 absl::StatusOr<AnyWordTable> MakeWordTable(std::vector<CountingTable>& tables, uint64_t* distinct,
+                                           const Parallelism& parallelism = {},
+                                           size_t vocab_size = 0);
+// The same from distinct pre-tokens in `parts` parts (a count file's entries, as they lie):
+// for_each_in(part, fn) calls fn(pre-token, count) for each pre-token of the part. With
+// `parallelism`, the parts are read by its workers.
+using DistinctPreTokens = std::function<void(
+    size_t part, absl::FunctionRef<void(absl::string_view pretoken, uint64_t count)> fn)>;
+absl::StatusOr<AnyWordTable> MakeWordTable(size_t parts, const DistinctPreTokens& for_each_in,
                                            const Parallelism& parallelism = {},
                                            size_t vocab_size = 0);
 absl::StatusOr<TrainedVocab> TrainFromWords(AnyWordTable words, const TrainerConfig& config,

@@ -184,6 +184,40 @@ BPEFORGE_API absl::StatusOr<CountedText> LoadCounts(const std::vector<std::strin
 BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
                                                          const TrainOptions& options);
 
+// Count files opened and checked whole (magic, version, checksum; all counted alike), their
+// counts left in the files: what they were counted with, and training straight from them. One
+// file's entries, distinct and sorted, become the training's words as they lie, with no map of
+// them in between; several are added up in a map first, freed before merging. The files' pages
+// are given back once read, and each TrainAndSave reads them again (from the page cache).
+//
+//   absl::StatusOr<bpeforge::CountFiles> files = bpeforge::CountFiles::Open({"web.counts"});
+//   if (!files.ok()) return files.status();
+//   options.pattern = files->counted().pattern;  // and custom_pattern, special_tokens: theirs
+//   for (size_t v : {10000, 32000, 50000}) {
+//     options.vocab_size = v;
+//     absl::StatusOr<bpeforge::TrainStats> s = files->TrainAndSave(options, absl::StrCat(v));
+//   }
+class BPEFORGE_API CountFiles {
+ public:
+  static absl::StatusOr<CountFiles> Open(const std::vector<std::string>& paths);
+  CountFiles(CountFiles&&) noexcept;
+  CountFiles& operator=(CountFiles&&) noexcept;
+  ~CountFiles();
+
+  // What they were counted with, `counts` left empty; `bytes` and `pretokens` are the sums.
+  const CountedText& counted() const;
+  // TrainFromCountsAndSave on the files' counts added up. options.pattern, custom_pattern and
+  // special_tokens must be those the files were counted with (else kInvalidArgument);
+  // kDataLoss if a file changed since Open.
+  absl::StatusOr<TrainStats> TrainAndSave(const TrainOptions& options, const std::string& dir);
+
+ private:
+  struct Files;
+  explicit CountFiles(std::unique_ptr<Files> files);
+  std::unique_ptr<Files> files_;
+  friend absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
+};
+
 // Writes, creating DIR if needed:
 //   vocab.json + merges.txt            GPT-2's form (byte-to-unicode strings)
 //   tokenizer.json                     Hugging Face `tokenizers` (byte-level BPE)
