@@ -33,6 +33,9 @@ int Fail(const absl::Status& status) { return cli::Fail("count", status); }
 int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
            const absl::StatusOr<CountedText>& counted, const std::vector<uint64_t>& rank_peaks,
            const Stopwatch& stopwatch);
+int Summarize(const CountArgs& args, const std::vector<std::string>& inputs,
+              const CountedText& counted, const std::vector<uint64_t>& rank_peaks,
+              const Stopwatch& stopwatch);
 
 int RunCount(const CountArgs& args) {
   const Stopwatch stopwatch;
@@ -79,6 +82,12 @@ int RunCount(const CountArgs& args) {
   ranks::Counted all;
   if (args.merge) {
     counted = LoadCounts(*inputs);
+  } else if (ranks::Size() == 1) {
+    // Written as counted, without a map of the counts.
+    counted = CountAndSave(*inputs, options, args.out);
+    progress.Finish();
+    if (!counted.ok()) return Fail(counted.status());
+    return Summarize(args, *inputs, *counted, {}, stopwatch);
   } else {
     // Under mpirun every rank counts its share and the leader gets the sum.
     absl::StatusOr<ranks::Counted> made = ranks::Count(*inputs, options);
@@ -99,23 +108,31 @@ int Finish(const CountArgs& args, const std::vector<std::string>& inputs,
            const Stopwatch& stopwatch) {
   if (!counted.ok()) return Fail(counted.status());
   if (absl::Status s = SaveCounts(*counted, args.out); !s.ok()) return Fail(s);
+  return Summarize(args, inputs, *counted, rank_peaks, stopwatch);
+}
+
+// Prints the summary of a count file written.
+int Summarize(const CountArgs& args, const std::vector<std::string>& inputs,
+              const CountedText& counted, const std::vector<uint64_t>& rank_peaks,
+              const Stopwatch& stopwatch) {
   const double seconds = stopwatch.Seconds();
   const std::string read = args.merge ? absl::StrFormat("%.1f MB of text in %d count file(s)",
-                                                        counted->bytes / 1e6, inputs.size())
-                                      : DescribeRead(counted->bytes, inputs.size(), counted->input);
+                                                        counted.bytes / 1e6, inputs.size())
+                                      : DescribeRead(counted.bytes, inputs.size(), counted.input);
   std::FILE* summary = SummaryStream(args.out);
   std::fprintf(summary,
                "read        %s\n"
-               "pre-tokens  %llu (%zu distinct)\n"
+               "pre-tokens  %llu (%llu distinct)\n"
                "time        %.2f s (%.0f MB/s%s)\n"
                "peak memory %.0f MB%s\n"
                "wrote       %s\n",
-               read.c_str(), static_cast<unsigned long long>(counted->pretokens),
-               counted->counts.size(), seconds, seconds > 0 ? counted->bytes / 1e6 / seconds : 0.0,
-               StoredRate(counted->input, seconds).c_str(), PeakRssBytes() / 1e6,
+               read.c_str(), static_cast<unsigned long long>(counted.pretokens),
+               static_cast<unsigned long long>(counted.distinct), seconds,
+               seconds > 0 ? counted.bytes / 1e6 / seconds : 0.0,
+               StoredRate(counted.input, seconds).c_str(), PeakRssBytes() / 1e6,
                ranks::DescribeRankPeaks(rank_peaks).c_str(), args.out.c_str());
   if (uint64_t chunk = 0; !args.merge && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(counted->input, chunk).c_str(), summary);
+    std::fputs(LargePieceNote(counted.input, chunk).c_str(), summary);
   }
   return 0;
 }

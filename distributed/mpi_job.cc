@@ -204,6 +204,7 @@ absl::StatusOr<std::optional<CountedText>> MpiJob::Count(const std::vector<std::
     ForEachRecord(begin, begin + static_cast<size_t>(blocks[r]) * kBlock,
                   [&](absl::string_view word, uint64_t n) { out.counts[word] += n; });
   }
+  out.distinct = out.counts.size();
   return out;
 }
 

@@ -78,6 +78,22 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   return LearnFromWords(*std::move(words), distinct, options, start);
 }
 
+std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int threads) {
+  CountingTable::MakeDisjoint(tables);
+  std::vector<CountRun> runs(tables.size());
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(ThreadsToUse(threads)));
+  tbb::parallel_for(size_t{0}, tables.size(), [&](size_t t) {
+    // Room for pre-tokens of 16 bytes on average: pages reserved and never touched cost nothing.
+    runs[t].Reserve(tables[t].size(), 16 * tables[t].size());
+    tables[t].ForEach([&](absl::string_view word, uint64_t n) { runs[t].Add(word, n); });
+    tables[t] = CountingTable();
+    runs[t].Sort();
+  });
+  tables.clear();
+  return runs;
+}
+
 absl::StatusOr<TrainResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
                                               uint64_t distinct, const TrainJob& options,
                                               const std::function<void()>& copied) {

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/formats/counts_file.h"
 #include "core/train/trainer.h"
 #include "parallel/parallel_count.h"
 
@@ -56,6 +57,11 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
 // options.chunk_bytes are not used). stats has no bytes, pre-tokens or pre-tokenize time.
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                             const TrainJob& options);
+
+// The workers' tables (CountInputs with per_worker) as a count file's runs, one per table,
+// each filled and sorted by a thread of its own; `tables` is left empty, each table freed once
+// copied.
+std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int threads);
 
 // The same from distinct pre-tokens (a count file's entries), copied into the word table by
 // the job's threads; `copied` is called once they are (to release what they lie in).

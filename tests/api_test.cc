@@ -162,6 +162,51 @@ TEST(ApiTest, TrainAndSaveWritesTheFilesOfSaveTokenizer) {
   }
 }
 
+TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  std::vector<std::string> paths = WriteDocs(dir, &docs, 4);
+  // Pre-tokens that share their first 8 bytes, hold zero bytes or are prefixes of others: the
+  // file's order is decided past the prefix the runs sort by.
+  std::string ties = "abcdefghij abcdefghik abcdefgh abcdefg ";
+  ties += std::string("x\0\0y z\0 z\0\0 z ", 16);
+  paths.push_back(dir.File("ties.txt"));
+  internal::testing::WriteFile(paths.back(), ties + ties);
+  for (int threads : {1, 2, 3}) {
+    for (size_t chunk : {size_t{64}, size_t{4} << 20}) {
+      TrainOptions options = Options(300, threads);
+      options.chunk_bytes = chunk;
+      const std::string name = absl::StrCat(threads, "-", chunk);
+      absl::StatusOr<CountedText> counted = CountPreTokens(paths, options);
+      ASSERT_TRUE(counted.ok()) << counted.status();
+      ASSERT_TRUE(SaveCounts(*counted, dir.File(name + "-map.counts")).ok());
+      absl::StatusOr<CountedText> saved = CountAndSave(paths, options, dir.File(name + ".counts"));
+      ASSERT_TRUE(saved.ok()) << saved.status();
+      EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File(name + ".counts")),
+                internal::testing::ReadFileOrDie(dir.File(name + "-map.counts")))
+          << name;
+      EXPECT_TRUE(saved->counts.empty());
+      EXPECT_EQ(saved->distinct, counted->counts.size());
+      EXPECT_EQ(counted->distinct, counted->counts.size());
+      EXPECT_EQ(saved->pretokens, counted->pretokens);
+      EXPECT_EQ(saved->bytes, counted->bytes);
+      EXPECT_EQ(saved->special_tokens, kSpecials);
+      absl::StatusOr<CountedText> loaded = LoadCounts({dir.File(name + ".counts")});
+      ASSERT_TRUE(loaded.ok()) << loaded.status();
+      EXPECT_EQ(loaded->counts, counted->counts);
+    }
+  }
+  // A bad input leaves no file behind, and the file it would replace as it was.
+  internal::testing::WriteFile(dir.File("bad.txt"), "ok \xff not UTF-8");
+  internal::testing::WriteFile(dir.File("kept.counts"), "kept");
+  absl::StatusOr<CountedText> bad =
+      CountAndSave({paths[0], dir.File("bad.txt")}, Options(300), dir.File("kept.counts"));
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File("kept.counts")), "kept");
+  EXPECT_EQ(CountAndSave(paths, Options(300), dir.File("no/such/folder/x.counts")).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
   TempDir dir;
   std::vector<std::string> docs;

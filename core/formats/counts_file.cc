@@ -27,25 +27,6 @@ void Put(std::string* out, T value) {
   out->append(bytes, sizeof(T));
 }
 
-// A pre-token's place in the file's order (by bytes, as std::string's operator< compares
-// them): its first 8 bytes as a big-endian number decide most comparisons without reading the
-// pre-token itself, which lies somewhere in a map of hundreds of MB (sorting web 1 GB's 4.2
-// million pointers by their strings took 2 s, most of it waiting on those reads).
-struct SortKey {
-  uint64_t prefix;
-  const PreTokenCounts::value_type* entry;
-  explicit SortKey(const PreTokenCounts::value_type& e) : entry(&e) {
-    unsigned char first[8] = {};
-    std::memcpy(first, e.first.data(), std::min<size_t>(e.first.size(), 8));
-    prefix = 0;
-    for (unsigned char b : first) prefix = prefix << 8 | b;
-  }
-  bool operator<(const SortKey& other) const {
-    if (prefix != other.prefix) return prefix < other.prefix;
-    return entry->first < other.entry->first;  // also when one is a prefix of the other
-  }
-};
-
 void PutBytes(std::string* out, absl::string_view bytes) {
   Put<uint32_t>(out, static_cast<uint32_t>(bytes.size()));
   out->append(bytes.data(), bytes.size());
@@ -98,7 +79,55 @@ uint32_t Crc32(uint32_t crc, absl::string_view bytes) {
 
 }  // namespace
 
-absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
+void CountRun::Reserve(size_t pretokens, size_t bytes) {
+  order_.reserve(pretokens);
+  entries_.reserve(bytes + 12 * pretokens);
+}
+
+void CountRun::Add(absl::string_view pretoken, uint64_t count) {
+  unsigned char first[8] = {};
+  std::memcpy(first, pretoken.data(), std::min<size_t>(pretoken.size(), 8));
+  uint64_t prefix = 0;
+  for (unsigned char b : first) prefix = prefix << 8 | b;
+  order_.push_back({prefix, entries_.size()});
+  PutBytes(&entries_, pretoken);
+  Put<uint64_t>(&entries_, count);
+}
+
+void CountRun::Sort() {
+  std::sort(order_.begin(), order_.end(),
+            [this](const Ref& a, const Ref& b) { return Less(a, *this, b); });
+}
+
+// The runs' entries in the file's order.
+class CountRunMerger {
+ public:
+  explicit CountRunMerger(const std::vector<CountRun>& runs) : runs_(runs), next_(runs.size()) {}
+  // The next entry's bytes, or false when all are taken.
+  bool Next(absl::string_view* entry) {
+    size_t best = runs_.size();
+    for (size_t r = 0; r < runs_.size(); ++r) {
+      if (next_[r] == runs_[r].order_.size()) continue;
+      if (best == runs_.size() || runs_[r].Less(Head(r), runs_[best], Head(best))) {
+        best = r;
+      }
+    }
+    if (best == runs_.size()) return false;
+    const CountRun& run = runs_[best];
+    const CountRun::Ref& ref = Head(best);
+    const size_t size = 4 + run.PreToken(ref).size() + 8;
+    *entry = absl::string_view(run.entries_.data() + ref.offset, size);
+    ++next_[best];
+    return true;
+  }
+
+ private:
+  const CountRun::Ref& Head(size_t r) const { return runs_[r].order_[next_[r]]; }
+  const std::vector<CountRun>& runs_;
+  std::vector<size_t> next_;
+};
+
+absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,
                              absl::FunctionRef<absl::Status(absl::string_view)> write) {
   uint32_t crc = Crc32(0, "");
   std::string buffer;
@@ -117,14 +146,12 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
   for (const std::string& s : header.special_tokens) PutBytes(&buffer, s);
   Put<uint64_t>(&buffer, header.bytes);
   Put<uint64_t>(&buffer, header.pretokens);
-  Put<uint64_t>(&buffer, counts.size());
-  std::vector<SortKey> sorted;
-  sorted.reserve(counts.size());
-  for (const auto& entry : counts) sorted.emplace_back(entry);
-  std::sort(sorted.begin(), sorted.end());
-  for (const SortKey& key : sorted) {
-    PutBytes(&buffer, key.entry->first);
-    Put<uint64_t>(&buffer, key.entry->second);
+  uint64_t distinct = 0;
+  for (const CountRun& run : runs) distinct += run.size();
+  Put<uint64_t>(&buffer, distinct);
+  CountRunMerger merger(runs);
+  for (absl::string_view entry; merger.Next(&entry);) {
+    buffer.append(entry.data(), entry.size());
     if (buffer.size() >= (1 << 20)) {
       BPEFORGE_RETURN_IF_ERROR(flush());
     }
@@ -132,6 +159,17 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
   BPEFORGE_RETURN_IF_ERROR(flush());
   Put<uint32_t>(&buffer, crc);
   return write(buffer);
+}
+
+absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write) {
+  size_t bytes = 0;
+  for (const auto& [word, n] : counts) bytes += word.size();
+  std::vector<CountRun> runs(1);
+  runs[0].Reserve(counts.size(), bytes);
+  for (const auto& [word, n] : counts) runs[0].Add(word, n);
+  runs[0].Sort();
+  return WriteCountsFile(header, runs, write);
 }
 
 absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::string_view name) {

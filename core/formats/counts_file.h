@@ -51,7 +51,49 @@ struct CountsHeader {
   std::string custom_regex = "";  // for Pattern::kCustom
 };
 
-// Writes the file's bytes through `write` (in pieces, so memory stays at the counts' own).
+// A count file's entries in the making, in the file's own form, added in any order and then
+// sorted: several threads can each fill and sort a run of their own, which WriteCountsFile
+// merges. Written straight from a map, the entries were read in the file's order from the
+// map's slots, hundreds of MB, a miss each; a run's lie in one block of the file's size.
+//
+//   CountRun run;
+//   run.Add("hello", 3);
+//   run.Sort();
+//   std::vector<CountRun> runs;
+//   runs.push_back(std::move(run));
+//   WriteCountsFile(header, runs, write);
+class CountRun {
+ public:
+  void Reserve(size_t pretokens, size_t bytes);
+  void Add(absl::string_view pretoken, uint64_t count);
+  void Sort();
+  size_t size() const { return order_.size(); }
+
+ private:
+  friend class CountRunMerger;
+  // An entry's place in the file's order: its first 8 bytes as a big-endian number decide most
+  // comparisons without reading the entry; `offset` is where it starts in entries_.
+  struct Ref {
+    uint64_t prefix;
+    uint64_t offset;
+  };
+  absl::string_view PreToken(const Ref& ref) const {
+    return absl::string_view(entries_.data() + ref.offset + 4,
+                             counts_file_internal::Load<uint32_t>(entries_.data() + ref.offset));
+  }
+  bool Less(const Ref& a, const CountRun& other, const Ref& b) const {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return PreToken(a) < other.PreToken(b);  // also when one is a prefix of the other
+  }
+  std::string entries_;  // u32 n, n bytes, u64 count, as in the file
+  std::vector<Ref> order_;
+};
+
+// Writes the file's bytes through `write`, in pieces: the entries of `runs`, each sorted, their
+// pre-tokens distinct across runs.
+absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write);
+// The same from a map.
 absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
 

@@ -164,7 +164,10 @@ struct CountedText {
   std::vector<std::string> special_tokens;
   uint64_t bytes = 0;      // of text counted
   uint64_t pretokens = 0;  // occurrences, the sum of `counts`
-  InputStats input;        // what was read to count them (not saved in count files)
+  // Distinct pre-tokens: counts.size(), also where `counts` is left empty (CountAndSave, and
+  // CountFiles of one file); 0 where not yet known (several count files before they are added).
+  uint64_t distinct = 0;
+  InputStats input;  // what was read to count them (not saved in count files)
 };
 
 // Trains on UTF-8 text files (memory-mapped, counted in parallel).
@@ -174,6 +177,12 @@ BPEFORGE_API absl::StatusOr<TrainResult> Train(const std::vector<std::string>& i
 // chunk_bytes, cancel), so that several vocabulary sizes can be trained from one count.
 BPEFORGE_API absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                                         const TrainOptions& options);
+// CountPreTokens, then SaveCounts, the same file byte for byte, without the map: the workers'
+// own counts are sorted by the workers and merged as the file is written (less time and
+// memory). Returns what was counted, `counts` left empty.
+BPEFORGE_API absl::StatusOr<CountedText> CountAndSave(const std::vector<std::string>& inputs,
+                                                      const TrainOptions& options,
+                                                      const std::string& path);
 // Writes a count file (the format is in core/formats/counts_file.h: versioned, checksummed, sorted
 // so that its bytes do not depend on threads), whole or not at all.
 BPEFORGE_API absl::Status SaveCounts(const CountedText& counted, const std::string& path);
