@@ -1,5 +1,6 @@
 // Inputs and pre-token counts: expanding input arguments, counting files, and saving and
 // loading count files.
+#include <atomic>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -189,21 +190,22 @@ absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
         parts.size(), [&](size_t part, auto fn) { internal::ForEachCount(parts[part], fn); },
         view.distinct, job, release_all);
   } else {
-    PreTokenCounts counts;
-    for (size_t i = 0; i < files.size(); ++i) {
-      counts.reserve(counts.size() + files_->views[i].distinct);
-      internal::PrefetchingAdder add(&counts);  // done adding at the end of this iteration
-      internal::ForEachCount(files_->views[i].entries,
-                             [&](absl::string_view word, uint64_t n) { add(word, n); });
-      files[i].Release(0, files[i].data().size());
-    }
-    const uint64_t distinct = counts.size();
-    result = internal::LearnFromDistinct(
-        1,
-        [&](size_t, auto fn) {
-          for (const auto& [word, n] : counts) fn(word, n);
-        },
-        distinct, job, [&] { counts = PreTokenCounts(); });
+    // Merged as read, in ranges of pre-tokens that the workers take apart: once to count them,
+    // once to size the word table and once to fill it.
+    const std::vector<std::vector<absl::string_view>> parts =
+        internal::SplitCountsAlike(Entries(), 8 * internal::ThreadsToUse(options.threads));
+    auto merged = [&](size_t part, auto fn) {
+      internal::CountFileMerger merger(parts[part]);
+      absl::string_view word;
+      for (uint64_t n = 0; merger.Next(&word, &n);) fn(word, n);
+    };
+    std::atomic<uint64_t> distinct{0};
+    internal::RunInParallel(parts.size(), options.threads, [&](size_t part) {
+      uint64_t here = 0;
+      merged(part, [&](absl::string_view, uint64_t) { ++here; });
+      distinct += here;
+    });
+    result = internal::LearnFromDistinct(parts.size(), merged, distinct, job, release_all);
   }
   for (const internal::MappedFile& file : files) {
     BPEFORGE_RETURN_IF_ERROR(file.CheckUnchanged());
@@ -212,6 +214,40 @@ absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
   result->stats.bytes = counted.bytes;
   result->stats.pretokens = counted.pretokens;
   return SaveTrained(*result, options, dir);
+}
+
+std::vector<absl::string_view> CountFiles::Entries() const {
+  std::vector<absl::string_view> entries;
+  for (const internal::CountsFileView& view : files_->views) entries.push_back(view.entries);
+  return entries;
+}
+
+uint64_t CountFiles::Distinct() const {
+  if (files_->views.size() == 1) return files_->views[0].distinct;
+  internal::CountFileMerger merger(Entries());
+  uint64_t distinct = 0;
+  absl::string_view word;
+  for (uint64_t n = 0; merger.Next(&word, &n);) ++distinct;
+  return distinct;
+}
+
+absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
+  if (path.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
+  internal::AtomicFile file;
+  BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
+  CountedText out = files_->counted;
+  out.distinct = Distinct();
+  internal::CountFileMerger merger(Entries());
+  BPEFORGE_RETURN_IF_ERROR(internal::WriteCountsFile(
+      HeaderOf(out), out.distinct,
+      [&](absl::string_view* word, uint64_t* n) { return merger.Next(word, n); },
+      [&](absl::string_view bytes) { return file.Write(bytes); }));
+  for (const internal::MappedFile& f : files_->files) {
+    f.Release(0, f.data().size());
+    BPEFORGE_RETURN_IF_ERROR(f.CheckUnchanged());
+  }
+  BPEFORGE_RETURN_IF_ERROR(file.Commit());
+  return out;
 }
 
 absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {

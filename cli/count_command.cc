@@ -81,7 +81,12 @@ int RunCount(const CountArgs& args) {
   absl::StatusOr<CountedText> counted;
   ranks::Counted all;
   if (args.merge) {
-    counted = LoadCounts(*inputs);
+    // Merged as they are read, without a map.
+    absl::StatusOr<CountFiles> files = CountFiles::Open(*inputs);
+    if (!files.ok()) return Fail(files.status());
+    counted = files->Save(args.out);
+    if (!counted.ok()) return Fail(counted.status());
+    return Summarize(args, *inputs, *counted, {}, stopwatch);
   } else if (ranks::Size() == 1) {
     // Written as counted, without a map of the counts.
     counted = CountAndSave(*inputs, options, args.out);

@@ -78,12 +78,16 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
   return LearnFromWords(*std::move(words), distinct, options, start);
 }
 
+void RunInParallel(size_t n, int threads, const std::function<void(size_t)>& task) {
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(ThreadsToUse(threads)));
+  tbb::parallel_for(size_t{0}, n, [&](size_t i) { task(i); });
+}
+
 std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int threads) {
   CountingTable::MakeDisjoint(tables);
   std::vector<CountRun> runs(tables.size());
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<size_t>(ThreadsToUse(threads)));
-  tbb::parallel_for(size_t{0}, tables.size(), [&](size_t t) {
+  RunInParallel(tables.size(), threads, [&](size_t t) {
     // Room for pre-tokens of 16 bytes on average: pages reserved and never touched cost nothing.
     runs[t].Reserve(tables[t].size(), 16 * tables[t].size());
     tables[t].ForEach([&](absl::string_view word, uint64_t n) { runs[t].Add(word, n); });

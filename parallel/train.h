@@ -58,6 +58,9 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                             const TrainJob& options);
 
+// Runs task(0), ..., task(n - 1) on at most `threads` threads (0: all the hardware's).
+void RunInParallel(size_t n, int threads, const std::function<void(size_t)>& task);
+
 // The workers' tables (CountInputs with per_worker) as a count file's runs, one per table,
 // each filled and sorted by a thread of its own; `tables` is left empty, each table freed once
 // copied.

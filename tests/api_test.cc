@@ -207,6 +207,39 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
             absl::StatusCode::kNotFound);
 }
 
+TEST(ApiTest, CountFilesAddUpToTheCountOfTheWhole) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs, 5);
+  absl::StatusOr<CountedText> whole = CountAndSave(paths, Options(300), dir.File("whole.counts"));
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  const std::string expected = internal::testing::ReadFileOrDie(dir.File("whole.counts"));
+  // An empty file's counts too: nothing counted, a valid count file.
+  internal::testing::WriteFile(dir.File("empty.txt"), "");
+  ASSERT_TRUE(CountAndSave({dir.File("empty.txt")}, Options(300), dir.File("empty.counts")).ok());
+  for (size_t shares : {2, 3, 7}) {
+    std::vector<std::string> parts = {dir.File("empty.counts")};
+    for (size_t share = 0; share < shares; ++share) {
+      TrainOptions options = Options(300);
+      options.share = share;
+      options.shares = shares;
+      parts.push_back(dir.File(absl::StrCat(shares, "-", share, ".counts")));
+      ASSERT_TRUE(CountAndSave(paths, options, parts.back()).ok());
+    }
+    absl::StatusOr<CountFiles> files = CountFiles::Open(parts);
+    ASSERT_TRUE(files.ok()) << files.status();
+    const std::string merged = dir.File(absl::StrCat(shares, ".counts"));
+    absl::StatusOr<CountedText> saved = files->Save(merged);
+    ASSERT_TRUE(saved.ok()) << saved.status();
+    EXPECT_EQ(internal::testing::ReadFileOrDie(merged), expected) << shares;
+    EXPECT_EQ(saved->distinct, whole->distinct);
+    EXPECT_EQ(saved->pretokens, whole->pretokens);
+    absl::StatusOr<CountedText> loaded = LoadCounts(parts);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    EXPECT_EQ(loaded->counts.size(), whole->distinct);
+  }
+}
+
 TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
   TempDir dir;
   std::vector<std::string> docs;

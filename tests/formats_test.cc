@@ -136,6 +136,35 @@ TEST(FilesTest, CountFilesListPreTokensInByteOrder) {
   EXPECT_EQ(back, counts);
 }
 
+TEST(FilesTest, CountFilesOutOfOrderOrListingAPreTokenTwiceAreRefused) {
+  // Checksummed, so only the order check can refuse them: files are merged as they are read,
+  // which needs each sorted, each pre-token once.
+  const std::vector<std::vector<std::pair<std::string, uint64_t>>> bad = {
+      {{"ab", 1}, {"aa", 2}}, {{"ab", 1}, {"ab", 2}}, {{"abc", 1}, {"ab", 1}}};
+  for (const auto& entries : bad) {
+    std::string file;
+    size_t next = 0;
+    ASSERT_TRUE(WriteCountsFile(
+                    {}, entries.size(),
+                    [&](absl::string_view* word, uint64_t* n) {
+                      *word = entries[next].first;
+                      *n = entries[next].second;
+                      ++next;
+                      return true;
+                    },
+                    [&](absl::string_view bytes) {
+                      file.append(bytes.data(), bytes.size());
+                      return absl::OkStatus();
+                    })
+                    .ok());
+    PreTokenCounts back;
+    absl::Status s = ParseCountsFile(file, "t.counts", &back).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("t.counts: the entry at byte offset"), std::string::npos) << s;
+    EXPECT_NE(s.message().find("not in order"), std::string::npos) << s;
+  }
+}
+
 TEST(Utf8Test, FindsFirstInvalidByte) {
   EXPECT_EQ(FindInvalidUtf8("plain ascii text that is long enough"), std::nullopt);
   EXPECT_EQ(FindInvalidUtf8("héllo 日本 🙂"), std::nullopt);

@@ -127,7 +127,8 @@ class CountRunMerger {
   std::vector<size_t> next_;
 };
 
-absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,
+absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
+                             absl::FunctionRef<bool(absl::string_view*, uint64_t*)> next,
                              absl::FunctionRef<absl::Status(absl::string_view)> write) {
   uint32_t crc = Crc32(0, "");
   std::string buffer;
@@ -146,12 +147,13 @@ absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<Count
   for (const std::string& s : header.special_tokens) PutBytes(&buffer, s);
   Put<uint64_t>(&buffer, header.bytes);
   Put<uint64_t>(&buffer, header.pretokens);
-  uint64_t distinct = 0;
-  for (const CountRun& run : runs) distinct += run.size();
   Put<uint64_t>(&buffer, distinct);
-  CountRunMerger merger(runs);
-  for (absl::string_view entry; merger.Next(&entry);) {
-    buffer.append(entry.data(), entry.size());
+  absl::string_view pretoken;
+  uint64_t count = 0;
+  for (uint64_t i = 0; i < distinct; ++i) {
+    if (!next(&pretoken, &count)) return absl::InternalError("fewer count entries than announced");
+    PutBytes(&buffer, pretoken);
+    Put<uint64_t>(&buffer, count);
     if (buffer.size() >= (1 << 20)) {
       BPEFORGE_RETURN_IF_ERROR(flush());
     }
@@ -159,6 +161,23 @@ absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<Count
   BPEFORGE_RETURN_IF_ERROR(flush());
   Put<uint32_t>(&buffer, crc);
   return write(buffer);
+}
+
+absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write) {
+  uint64_t distinct = 0;
+  for (const CountRun& run : runs) distinct += run.size();
+  CountRunMerger merger(runs);
+  return WriteCountsFile(
+      header, distinct,
+      [&](absl::string_view* pretoken, uint64_t* count) {
+        absl::string_view entry;
+        if (!merger.Next(&entry)) return false;
+        *pretoken = entry.substr(4, entry.size() - 12);
+        *count = counts_file_internal::Load<uint64_t>(entry.data() + entry.size() - 8);
+        return true;
+      },
+      write);
 }
 
 absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
@@ -218,12 +237,21 @@ absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::stri
   if (!r.Get(&header.bytes) || !r.Get(&header.pretokens) || !r.Get(&view.distinct)) {
     return r.Error("truncated");
   }
-  // Every entry in bounds, so that ForEachCount need not look.
+  // Every entry in bounds, so that ForEachCount need not look, and in order, so that files
+  // can be merged as they are read (CountFileMerger).
   const size_t first = r.pos();
+  absl::string_view previous;
   for (uint64_t i = 0; i < view.distinct; ++i) {
+    const size_t at = r.pos();
     absl::string_view word;
     uint64_t n = 0;
     if (!r.GetBytes(&word) || !r.Get(&n)) return r.Error("truncated");
+    if (i > 0 && !(previous < word)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": the entry at byte offset ", at,
+                       " is not in order (count files list each pre-token once, by its bytes)"));
+    }
+    previous = word;
   }
   if (r.pos() != body.size()) return r.Error("unexpected bytes after the counts");
   view.entries = body.substr(first);
@@ -240,6 +268,78 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
   PrefetchingAdder add(counts);  // done adding when it goes out of scope, before the return
   ForEachCount(view->entries, [&](absl::string_view word, uint64_t n) { add(word, n); });
   return std::move(view->header);
+}
+
+CountFileMerger::CountFileMerger(const std::vector<absl::string_view>& entries) {
+  for (absl::string_view e : entries) {
+    if (e.empty()) continue;
+    Head head;
+    head.rest = e;
+    heads_.push_back(head);
+  }
+  for (Head& head : heads_) Load(&head);
+  std::make_heap(heads_.begin(), heads_.end(), Later);
+}
+
+void CountFileMerger::Load(Head* head) {
+  const char* p = head->rest.data();
+  const auto n = counts_file_internal::Load<uint32_t>(p);
+  head->pretoken = absl::string_view(p + 4, n);
+  head->count = counts_file_internal::Load<uint64_t>(p + 4 + n);
+  head->rest.remove_prefix(4 + n + 8);
+}
+
+bool CountFileMerger::Next(absl::string_view* pretoken, uint64_t* count) {
+  if (heads_.empty()) return false;
+  *pretoken = heads_.front().pretoken;
+  *count = 0;
+  // Every file that lists it is at its head now: files are sorted, each pre-token once.
+  while (!heads_.empty() && heads_.front().pretoken == *pretoken) {
+    *count += heads_.front().count;
+    std::pop_heap(heads_.begin(), heads_.end(), Later);
+    Head& head = heads_.back();
+    if (head.rest.empty()) {
+      heads_.pop_back();
+    } else {
+      Load(&head);
+      std::push_heap(heads_.begin(), heads_.end(), Later);
+    }
+  }
+  return true;
+}
+
+std::vector<std::vector<absl::string_view>> SplitCountsAlike(
+    const std::vector<absl::string_view>& entries, size_t parts) {
+  size_t largest = 0;
+  for (size_t f = 1; f < entries.size(); ++f) {
+    if (entries[f].size() > entries[largest].size()) largest = f;
+  }
+  // Part p holds the pre-tokens from the first of the largest file's part p on.
+  std::vector<absl::string_view> firsts;
+  if (!entries.empty()) {
+    for (absl::string_view run : SplitCounts(entries[largest], parts)) {
+      firsts.emplace_back(run.data() + 4, counts_file_internal::Load<uint32_t>(run.data()));
+    }
+  }
+  std::vector<std::vector<absl::string_view>> out(std::max<size_t>(firsts.size(), 1));
+  for (absl::string_view file : entries) {
+    size_t begin = 0, pos = 0;
+    for (size_t p = 0; p < out.size(); ++p) {
+      // This file's part p ends where its pre-tokens reach the next part's first.
+      if (p + 1 < out.size()) {
+        while (pos < file.size()) {
+          const auto n = counts_file_internal::Load<uint32_t>(file.data() + pos);
+          if (!(absl::string_view(file.data() + pos + 4, n) < firsts[p + 1])) break;
+          pos += 4 + n + 8;
+        }
+      } else {
+        pos = file.size();
+      }
+      out[p].push_back(file.substr(begin, pos - begin));
+      begin = pos;
+    }
+  }
+  return out;
 }
 
 std::vector<absl::string_view> SplitCounts(absl::string_view entries, size_t parts) {

@@ -93,6 +93,10 @@ class CountRun {
 // pre-tokens distinct across runs.
 absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
+// The same from any source of `distinct` entries: next(&pretoken, &count) gives them in order.
+absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
+                             absl::FunctionRef<bool(absl::string_view*, uint64_t*)> next,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write);
 // The same from a map.
 absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
@@ -129,8 +133,35 @@ void ForEachCount(absl::string_view entries, Fn&& fn) {
   }
 }
 
+// The pre-tokens of several count files' entries (CountsFileView::entries, each checked by
+// ReadCountsFile, so sorted) in the file's order, each once with its counts added up: files
+// merged as they are read, without a map.
+//
+//   CountFileMerger merger({a.entries, b.entries});
+//   for (absl::string_view pretoken; uint64_t n; merger.Next(&pretoken, &n)) ...
+class CountFileMerger {
+ public:
+  explicit CountFileMerger(const std::vector<absl::string_view>& entries);
+  // The next pre-token and its count, or false when none is left.
+  bool Next(absl::string_view* pretoken, uint64_t* count);
+
+ private:
+  struct Head {
+    absl::string_view rest;  // the file's entries after this one
+    absl::string_view pretoken;
+    uint64_t count = 0;
+  };
+  static void Load(Head* head);  // the entry at the front of head->rest
+  static bool Later(const Head& a, const Head& b) { return a.pretoken > b.pretoken; }
+  std::vector<Head> heads_;  // a heap: the least pre-token in front
+};
+
 // `entries` cut between entries into at most `parts` runs of about equal bytes, in order.
 std::vector<absl::string_view> SplitCounts(absl::string_view entries, size_t parts);
+// Several files' entries cut alike, into at most `parts` parts by the largest's sizes: part p of
+// every file holds the pre-tokens of one range, the ranges in order. out[p][f] is file f's.
+std::vector<std::vector<absl::string_view>> SplitCountsAlike(
+    const std::vector<absl::string_view>& entries, size_t parts);
 
 }  // namespace bpeforge::internal
 

@@ -193,11 +193,12 @@ BPEFORGE_API absl::StatusOr<CountedText> LoadCounts(const std::vector<std::strin
 BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
                                                          const TrainOptions& options);
 
-// Count files opened and checked whole (magic, version, checksum; all counted alike), their
-// counts left in the files: what they were counted with, and training straight from them. One
-// file's entries, distinct and sorted, become the training's words as they lie, with no map of
-// them in between; several are added up in a map first, freed before merging. The files' pages
-// are given back once read, and each TrainAndSave reads them again (from the page cache).
+// Count files opened and checked whole (magic, version, checksum, order; all counted alike),
+// their counts left in the files: what they were counted with, training straight from them,
+// and adding them up into one. A file lists each pre-token once, sorted: one file's entries
+// become the training's words as they lie, and several are merged as they are read, never
+// held in a map. The files' pages are given back once read; each call reads them again (from
+// the page cache).
 //
 //   absl::StatusOr<bpeforge::CountFiles> files = bpeforge::CountFiles::Open({"web.counts"});
 //   if (!files.ok()) return files.status();
@@ -219,10 +220,15 @@ class BPEFORGE_API CountFiles {
   // special_tokens must be those the files were counted with (else kInvalidArgument);
   // kDataLoss if a file changed since Open.
   absl::StatusOr<TrainStats> TrainAndSave(const TrainOptions& options, const std::string& dir);
+  // Writes their counts added up as one count file (what SaveCounts of LoadCounts writes),
+  // whole or not at all; returns what it holds, `counts` left empty.
+  absl::StatusOr<CountedText> Save(const std::string& path);
 
  private:
   struct Files;
   explicit CountFiles(std::unique_ptr<Files> files);
+  std::vector<absl::string_view> Entries() const;  // of each file
+  uint64_t Distinct() const;                       // once they are added up
   std::unique_ptr<Files> files_;
   friend absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
 };
