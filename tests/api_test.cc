@@ -169,7 +169,8 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
   // Pre-tokens that share their first 8 bytes, hold zero bytes or are prefixes of others: the
   // file's order is decided past the prefix the runs sort by.
   std::string ties = "abcdefghij abcdefghik abcdefgh abcdefg ";
-  ties += std::string("x\0\0y z\0 z\0\0 z ", 16);
+  constexpr char kZeros[] = "x\0\0y z\0 z\0\0 z ";
+  ties += std::string(kZeros, sizeof(kZeros) - 1);
   paths.push_back(dir.File("ties.txt"));
   internal::testing::WriteFile(paths.back(), ties + ties);
   for (int threads : {1, 2, 3}) {
