@@ -9,8 +9,10 @@
 //                                       "custom:" and the regex
 //   u32 k, then k times: u32 n, n bytes the special tokens, in given order
 //   u64 input bytes, u64 pre-tokens, u64 distinct pre-tokens
-//   distinct times: u32 n, n bytes, u64 count     sorted by bytes, so a file's bytes depend on
-//                                                  its counts alone, never on threads
+//   distinct times: u32 n, n bytes, u64 count     sorted by bytes, each pre-token once (checked
+//                                                  when read), so a file's bytes depend on its
+//                                                  counts alone, never on threads, and files
+//                                                  merge as they are read
 //   u32 CRC-32 (zlib's) of everything before it
 #ifndef BPEFORGE_CORE_FORMATS_COUNTS_FILE_H_
 #define BPEFORGE_CORE_FORMATS_COUNTS_FILE_H_
@@ -101,8 +103,8 @@ absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
 absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
 
-// Checks `data` (magic, version, bounds, checksum) and adds its counts to *counts; errors name
-// `name` and the byte offset.
+// Checks `data` (magic, version, bounds, checksum, order) and adds its counts to *counts;
+// errors name `name` and the byte offset.
 absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
                                              PreTokenCounts* counts);
 
@@ -138,7 +140,9 @@ void ForEachCount(absl::string_view entries, Fn&& fn) {
 // merged as they are read, without a map.
 //
 //   CountFileMerger merger({a.entries, b.entries});
-//   for (absl::string_view pretoken; uint64_t n; merger.Next(&pretoken, &n)) ...
+//   absl::string_view pretoken;
+//   uint64_t n = 0;
+//   while (merger.Next(&pretoken, &n)) ...
 class CountFileMerger {
  public:
   explicit CountFileMerger(const std::vector<absl::string_view>& entries);
