@@ -50,6 +50,14 @@ absl::StatusOr<internal::ShardedCounts> CountInWorkers(const std::vector<std::st
   return sharded;
 }
 
+// Calls fn(pre-token, count) for each pre-token of several files' entries, added up, in order.
+template <typename Fn>
+void ForEachMerged(const std::vector<absl::string_view>& entries, Fn&& fn) {
+  internal::CountFileMerger merger(entries);
+  absl::string_view word;
+  for (uint64_t n = 0; merger.Next(&word, &n);) fn(word, n);
+}
+
 internal::CountsHeader HeaderOf(const CountedText& counted) {
   return {counted.pattern, counted.special_tokens, counted.bytes, counted.pretokens,
           counted.custom_pattern};
@@ -194,18 +202,9 @@ absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
     // once to size the word table and once to fill it.
     const std::vector<std::vector<absl::string_view>> parts =
         internal::SplitCountsAlike(Entries(), 8 * internal::ThreadsToUse(options.threads));
-    auto merged = [&](size_t part, auto fn) {
-      internal::CountFileMerger merger(parts[part]);
-      absl::string_view word;
-      for (uint64_t n = 0; merger.Next(&word, &n);) fn(word, n);
-    };
-    std::atomic<uint64_t> distinct{0};
-    internal::RunInParallel(parts.size(), options.threads, [&](size_t part) {
-      uint64_t here = 0;
-      merged(part, [&](absl::string_view, uint64_t) { ++here; });
-      distinct += here;
-    });
-    result = internal::LearnFromDistinct(parts.size(), merged, distinct, job, release_all);
+    result = internal::LearnFromDistinct(
+        parts.size(), [&](size_t part, auto fn) { ForEachMerged(parts[part], fn); },
+        Distinct(parts, options.threads), job, release_all);
   }
   for (const internal::MappedFile& file : files) {
     BPEFORGE_RETURN_IF_ERROR(file.CheckUnchanged());
@@ -222,12 +221,15 @@ std::vector<absl::string_view> CountFiles::Entries() const {
   return entries;
 }
 
-uint64_t CountFiles::Distinct() const {
+uint64_t CountFiles::Distinct(const std::vector<std::vector<absl::string_view>>& parts,
+                              int threads) const {
   if (files_->views.size() == 1) return files_->views[0].distinct;
-  internal::CountFileMerger merger(Entries());
-  uint64_t distinct = 0;
-  absl::string_view word;
-  for (uint64_t n = 0; merger.Next(&word, &n);) ++distinct;
+  std::atomic<uint64_t> distinct{0};
+  internal::RunInParallel(parts.size(), threads, [&](size_t part) {
+    uint64_t here = 0;
+    ForEachMerged(parts[part], [&](absl::string_view, uint64_t) { ++here; });
+    distinct += here;
+  });
   return distinct;
 }
 
@@ -236,7 +238,7 @@ absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out = files_->counted;
-  out.distinct = Distinct();
+  out.distinct = Distinct(internal::SplitCountsAlike(Entries(), 8 * internal::ThreadsToUse(0)), 0);
   internal::CountFileMerger merger(Entries());
   BPEFORGE_RETURN_IF_ERROR(internal::WriteCountsFile(
       HeaderOf(out), out.distinct,
@@ -256,12 +258,7 @@ absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
   CountFiles::Files& f = *files->files_;
   CountedText out = std::move(f.counted);
   for (size_t i = 0; i < f.files.size(); ++i) {
-    out.counts.reserve(out.counts.size() + f.views[i].distinct);
-    {
-      internal::PrefetchingAdder add(&out.counts);  // done adding at the end of this block
-      internal::ForEachCount(f.views[i].entries,
-                             [&](absl::string_view word, uint64_t n) { add(word, n); });
-    }
+    internal::AddCounts(f.views[i].entries, f.views[i].distinct, &out.counts);
     f.files[i].Release(0, f.files[i].data().size());
     BPEFORGE_RETURN_IF_ERROR(f.files[i].CheckUnchanged());
   }

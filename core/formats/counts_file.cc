@@ -103,8 +103,8 @@ void CountRun::Sort() {
 class CountRunMerger {
  public:
   explicit CountRunMerger(const std::vector<CountRun>& runs) : runs_(runs), next_(runs.size()) {}
-  // The next entry's bytes, or false when all are taken.
-  bool Next(absl::string_view* entry) {
+  // The next pre-token and its count, or false when all are taken.
+  bool Next(absl::string_view* pretoken, uint64_t* count) {
     size_t best = runs_.size();
     for (size_t r = 0; r < runs_.size(); ++r) {
       if (next_[r] == runs_[r].order_.size()) continue;
@@ -113,10 +113,10 @@ class CountRunMerger {
       }
     }
     if (best == runs_.size()) return false;
-    const CountRun& run = runs_[best];
-    const CountRun::Ref& ref = Head(best);
-    const size_t size = 4 + run.PreToken(ref).size() + 8;
-    *entry = absl::string_view(run.entries_.data() + ref.offset, size);
+    const counts_file_internal::Entry entry =
+        counts_file_internal::EntryAt(runs_[best].entries_.data() + Head(best).offset);
+    *pretoken = entry.pretoken;
+    *count = entry.count;
     ++next_[best];
     return true;
   }
@@ -170,13 +170,7 @@ absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<Count
   CountRunMerger merger(runs);
   return WriteCountsFile(
       header, distinct,
-      [&](absl::string_view* pretoken, uint64_t* count) {
-        absl::string_view entry;
-        if (!merger.Next(&entry)) return false;
-        *pretoken = entry.substr(4, entry.size() - 12);
-        *count = counts_file_internal::Load<uint64_t>(entry.data() + entry.size() - 8);
-        return true;
-      },
+      [&](absl::string_view* pretoken, uint64_t* count) { return merger.Next(pretoken, count); },
       write);
 }
 
@@ -262,12 +256,16 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
                                              PreTokenCounts* counts) {
   absl::StatusOr<CountsFileView> view = ReadCountsFile(data, name);
   if (!view.ok()) return view.status();
+  AddCounts(view->entries, view->distinct, counts);
+  return std::move(view->header);
+}
+
+void AddCounts(absl::string_view entries, uint64_t distinct, PreTokenCounts* counts) {
   // Room for them all at once: grown by doubling, the map was rehashed about 18 times for web
   // 1 GB's 4.2 million pre-tokens, each time into fresh pages.
-  counts->reserve(counts->size() + view->distinct);
-  PrefetchingAdder add(counts);  // done adding when it goes out of scope, before the return
-  ForEachCount(view->entries, [&](absl::string_view word, uint64_t n) { add(word, n); });
-  return std::move(view->header);
+  counts->reserve(counts->size() + distinct);
+  PrefetchingAdder add(counts);  // done adding when it goes out of scope
+  ForEachCount(entries, [&](absl::string_view word, uint64_t n) { add(word, n); });
 }
 
 CountFileMerger::CountFileMerger(const std::vector<absl::string_view>& entries) {
@@ -282,20 +280,17 @@ CountFileMerger::CountFileMerger(const std::vector<absl::string_view>& entries) 
 }
 
 void CountFileMerger::Load(Head* head) {
-  const char* p = head->rest.data();
-  const auto n = counts_file_internal::Load<uint32_t>(p);
-  head->pretoken = absl::string_view(p + 4, n);
-  head->count = counts_file_internal::Load<uint64_t>(p + 4 + n);
-  head->rest.remove_prefix(4 + n + 8);
+  head->entry = counts_file_internal::EntryAt(head->rest.data());
+  head->rest.remove_prefix(head->entry.size);
 }
 
 bool CountFileMerger::Next(absl::string_view* pretoken, uint64_t* count) {
   if (heads_.empty()) return false;
-  *pretoken = heads_.front().pretoken;
+  *pretoken = heads_.front().entry.pretoken;
   *count = 0;
   // Every file that lists it is at its head now: files are sorted, each pre-token once.
-  while (!heads_.empty() && heads_.front().pretoken == *pretoken) {
-    *count += heads_.front().count;
+  while (!heads_.empty() && heads_.front().entry.pretoken == *pretoken) {
+    *count += heads_.front().entry.count;
     std::pop_heap(heads_.begin(), heads_.end(), Later);
     Head& head = heads_.back();
     if (head.rest.empty()) {
@@ -318,7 +313,7 @@ std::vector<std::vector<absl::string_view>> SplitCountsAlike(
   std::vector<absl::string_view> firsts;
   if (!entries.empty()) {
     for (absl::string_view run : SplitCounts(entries[largest], parts)) {
-      firsts.emplace_back(run.data() + 4, counts_file_internal::Load<uint32_t>(run.data()));
+      firsts.push_back(counts_file_internal::EntryAt(run.data()).pretoken);
     }
   }
   std::vector<std::vector<absl::string_view>> out(std::max<size_t>(firsts.size(), 1));
@@ -328,9 +323,10 @@ std::vector<std::vector<absl::string_view>> SplitCountsAlike(
       // This file's part p ends where its pre-tokens reach the next part's first.
       if (p + 1 < out.size()) {
         while (pos < file.size()) {
-          const auto n = counts_file_internal::Load<uint32_t>(file.data() + pos);
-          if (!(absl::string_view(file.data() + pos + 4, n) < firsts[p + 1])) break;
-          pos += 4 + n + 8;
+          const counts_file_internal::Entry entry =
+              counts_file_internal::EntryAt(file.data() + pos);
+          if (!(entry.pretoken < firsts[p + 1])) break;
+          pos += entry.size;
         }
       } else {
         pos = file.size();
@@ -347,7 +343,7 @@ std::vector<absl::string_view> SplitCounts(absl::string_view entries, size_t par
   const size_t target = entries.size() / std::max<size_t>(parts, 1) + 1;
   size_t begin = 0, pos = 0;
   while (pos < entries.size()) {
-    pos += 4 + counts_file_internal::Load<uint32_t>(entries.data() + pos) + 8;
+    pos += counts_file_internal::EntryAt(entries.data() + pos).size;
     if (pos - begin >= target || pos == entries.size()) {
       out.push_back(entries.substr(begin, pos - begin));
       begin = pos;

@@ -40,6 +40,16 @@ T Load(const char* p) {
   }
   return value;
 }
+// An entry (u32 n, n bytes, u64 count) at p, and its size in bytes.
+struct Entry {
+  absl::string_view pretoken;
+  uint64_t count;
+  size_t size;
+};
+inline Entry EntryAt(const char* p) {
+  const auto n = Load<uint32_t>(p);
+  return {absl::string_view(p + 4, n), Load<uint64_t>(p + 4 + n), size_t{4} + n + 8};
+}
 }  // namespace counts_file_internal
 
 // The first bytes of every count file.
@@ -80,8 +90,7 @@ class CountRun {
     uint64_t offset;
   };
   absl::string_view PreToken(const Ref& ref) const {
-    return absl::string_view(entries_.data() + ref.offset + 4,
-                             counts_file_internal::Load<uint32_t>(entries_.data() + ref.offset));
+    return counts_file_internal::EntryAt(entries_.data() + ref.offset).pretoken;
   }
   bool Less(const Ref& a, const CountRun& other, const Ref& b) const {
     if (a.prefix != b.prefix) return a.prefix < b.prefix;
@@ -108,6 +117,9 @@ absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& c
 absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::string_view name,
                                              PreTokenCounts* counts);
 
+// Adds the entries of `entries` (a CountsFileView's, `distinct` of them) to *counts.
+void AddCounts(absl::string_view entries, uint64_t distinct, PreTokenCounts* counts);
+
 // A count file checked whole as ParseCountsFile does, its entries left where they lie. One
 // file's pre-tokens are distinct and sorted: the trainer takes them as words as they are.
 //
@@ -127,11 +139,9 @@ void ForEachCount(absl::string_view entries, Fn&& fn) {
   const char* p = entries.data();
   const char* const end = p + entries.size();
   while (p < end) {
-    const auto n = counts_file_internal::Load<uint32_t>(p);
-    const absl::string_view pretoken(p + 4, n);
-    p += 4 + n;
-    fn(pretoken, counts_file_internal::Load<uint64_t>(p));
-    p += 8;
+    const counts_file_internal::Entry entry = counts_file_internal::EntryAt(p);
+    fn(entry.pretoken, entry.count);
+    p += entry.size;
   }
 }
 
@@ -152,11 +162,10 @@ class CountFileMerger {
  private:
   struct Head {
     absl::string_view rest;  // the file's entries after this one
-    absl::string_view pretoken;
-    uint64_t count = 0;
+    counts_file_internal::Entry entry;
   };
   static void Load(Head* head);  // the entry at the front of head->rest
-  static bool Later(const Head& a, const Head& b) { return a.pretoken > b.pretoken; }
+  static bool Later(const Head& a, const Head& b) { return a.entry.pretoken > b.entry.pretoken; }
   std::vector<Head> heads_;  // a heap: the least pre-token in front
 };
 

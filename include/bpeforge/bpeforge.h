@@ -228,7 +228,9 @@ class BPEFORGE_API CountFiles {
   struct Files;
   explicit CountFiles(std::unique_ptr<Files> files);
   std::vector<absl::string_view> Entries() const;  // of each file
-  uint64_t Distinct() const;                       // once they are added up
+  // Distinct pre-tokens once they are added up, counted over `parts` (ranges of pre-tokens)
+  // by `threads` threads.
+  uint64_t Distinct(const std::vector<std::vector<absl::string_view>>& parts, int threads) const;
   std::unique_ptr<Files> files_;
   friend absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
 };
