@@ -99,6 +99,7 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
 absl::StatusOr<CountedText> CountAndSave(const std::vector<std::string>& inputs,
                                          const TrainOptions& options, const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
+  BPEFORGE_RETURN_IF_ERROR(CheckNotAnInput(path, inputs));
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out;
@@ -127,6 +128,18 @@ struct CountFiles::Files {
   std::vector<internal::MappedFile> files;
   std::vector<internal::CountsFileView> views;  // of `files`
   CountedText counted;                          // without counts
+
+  // The entries of each file.
+  std::vector<absl::string_view> Entries() const {
+    std::vector<absl::string_view> entries;
+    for (const internal::CountsFileView& view : views) entries.push_back(view.entries);
+    return entries;
+  }
+  // Distinct pre-tokens once they are added up, counted over `parts` (ranges of pre-tokens)
+  // by `threads` threads.
+  uint64_t Distinct(const std::vector<std::vector<absl::string_view>>& parts, int threads) const;
+  // Trains on their counts added up (CountFiles::Train and TrainAndSave).
+  absl::StatusOr<internal::TrainResult> Learn(const TrainOptions& options, bool spell_out);
 };
 
 CountFiles::CountFiles(std::unique_ptr<Files> files) : files_(std::move(files)) {}
@@ -169,9 +182,8 @@ absl::StatusOr<CountFiles> CountFiles::Open(const std::vector<std::string>& path
   return CountFiles(std::move(files));
 }
 
-absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
-                                                    const std::string& dir) {
-  const CountedText& counted = files_->counted;
+absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOptions& options,
+                                                               bool spell_out) {
   const std::vector<std::string> specials =
       internal::SpecialTokens(options.special_tokens).tokens();
   const std::string custom = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
@@ -179,19 +191,18 @@ absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
       specials != counted.special_tokens) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the options give ", DescribeCounting(options.pattern, custom, specials), ", but ",
-        files_->files[0].path(), " was counted with ",
+        files[0].path(), " was counted with ",
         DescribeCounting(counted.pattern, counted.custom_pattern, counted.special_tokens)));
   }
   internal::TrainJob job = ToInternal(options);
-  job.trainer.spell_out = false;
-  std::vector<internal::MappedFile>& files = files_->files;
+  job.trainer.spell_out = spell_out;
   auto release_all = [&] {
     for (const internal::MappedFile& file : files) file.Release(0, file.data().size());
   };
   absl::StatusOr<internal::TrainResult> result;
   if (files.size() == 1) {
     // The entries are the words: copied into the word table by the workers, in parts.
-    const internal::CountsFileView& view = files_->views[0];
+    const internal::CountsFileView& view = views[0];
     const std::vector<absl::string_view> parts =
         internal::SplitCounts(view.entries, 8 * internal::ThreadsToUse(options.threads));
     result = internal::LearnFromDistinct(
@@ -212,18 +223,25 @@ absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
   if (!result.ok()) return result.status();
   result->stats.bytes = counted.bytes;
   result->stats.pretokens = counted.pretokens;
+  return result;
+}
+
+absl::StatusOr<TrainResult> CountFiles::Train(const TrainOptions& options) {
+  absl::StatusOr<internal::TrainResult> result = files_->Learn(options, /*spell_out=*/true);
+  if (!result.ok()) return result.status();
+  return FromInternal(*std::move(result), options);
+}
+
+absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
+                                                    const std::string& dir) {
+  absl::StatusOr<internal::TrainResult> result = files_->Learn(options, /*spell_out=*/false);
+  if (!result.ok()) return result.status();
   return SaveTrained(*result, options, dir);
 }
 
-std::vector<absl::string_view> CountFiles::Entries() const {
-  std::vector<absl::string_view> entries;
-  for (const internal::CountsFileView& view : files_->views) entries.push_back(view.entries);
-  return entries;
-}
-
-uint64_t CountFiles::Distinct(const std::vector<std::vector<absl::string_view>>& parts,
-                              int threads) const {
-  if (files_->views.size() == 1) return files_->views[0].distinct;
+uint64_t CountFiles::Files::Distinct(const std::vector<std::vector<absl::string_view>>& parts,
+                                     int threads) const {
+  if (views.size() == 1) return views[0].distinct;
   std::atomic<uint64_t> distinct{0};
   internal::RunInParallel(parts.size(), threads, [&](size_t part) {
     uint64_t here = 0;
@@ -238,8 +256,9 @@ absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out = files_->counted;
-  out.distinct = Distinct(internal::SplitCountsAlike(Entries(), 8 * internal::ThreadsToUse(0)), 0);
-  internal::CountFileMerger merger(Entries());
+  out.distinct = files_->Distinct(
+      internal::SplitCountsAlike(files_->Entries(), 8 * internal::ThreadsToUse(0)), 0);
+  internal::CountFileMerger merger(files_->Entries());
   BPEFORGE_RETURN_IF_ERROR(internal::WriteCountsFile(
       HeaderOf(out), out.distinct,
       [&](absl::string_view* word, uint64_t* n) { return merger.Next(word, n); },

@@ -4,6 +4,7 @@
 #define BPEFORGE_API_OPTIONS_H_
 
 #include <string>
+#include <vector>
 
 #include "bpeforge/bpeforge.h"
 #include "parallel/train.h"
@@ -30,6 +31,11 @@ inline internal::TrainJob ToInternal(const TrainOptions& options) {
   return out;
 }
 
+// kInvalidArgument if `output` names the same file as one of `inputs` (device and inode), so that
+// an output never replaces an input (api/files.cc).
+absl::Status CheckNotAnInput(const std::string& output, const std::vector<std::string>& inputs);
+// What training learnt, as the public API gives it (api/train.cc).
+TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options);
 // Writes what training learnt without spelling out the vocabulary (api/train.cc).
 absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
                                        const TrainOptions& options, const std::string& dir);

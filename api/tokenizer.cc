@@ -1,6 +1,5 @@
 // The public Tokenizer and StreamEncoder: encoding, decoding and saving, on core's tokenizer
 // and the parallel encoder (loading is in load_tokenizer.cc).
-#include <sys/stat.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -13,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "api/options.h"
 #include "api/tokenizer_state.h"
 #include "bpeforge/bpeforge.h"
 #include "core/encode/stream_encoder.h"
@@ -29,24 +29,6 @@ namespace bpeforge {
 namespace {
 
 using State = Tokenizer::State;
-
-// Whether two paths name the same file (device and inode), so that an output never
-// overwrites an input.
-bool SameFile(const std::string& a, const std::string& b) {
-  struct stat sa, sb;
-  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
-absl::Status CheckNotAnInput(const std::string& output, const std::vector<std::string>& inputs) {
-  for (const std::string& input : inputs) {
-    if (SameFile(output, input)) {
-      return absl::InvalidArgumentError(absl::StrCat("the output ", output, " is the input ", input,
-                                                     "; refusing to overwrite it"));
-    }
-  }
-  return absl::OkStatus();
-}
 
 absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
   if (type == IdType::kUint16 && t.id_limit() > 65536) {

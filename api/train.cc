@@ -17,20 +17,6 @@
 namespace bpeforge {
 namespace {
 
-TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options) {
-  TrainResult out;
-  out.model.vocab = std::move(result.trained.vocab);
-  out.model.merges = std::move(result.trained.merges);
-  out.model.special_tokens = std::move(result.trained.special_tokens);
-  out.model.pattern = options.pattern;
-  out.model.custom_pattern = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
-  out.model.layout = options.layout;
-  out.model.min_frequency = options.min_frequency;
-  out.model.max_token_length = options.max_token_length;
-  out.stats = result.stats;
-  return out;
-}
-
 // The files of SaveTokenizer, from any spelling of the tokens.
 absl::Status SaveFiles(const internal::TokenSpelling& tokens, const internal::Manifest& manifest,
                        const std::string& dir) {
@@ -85,6 +71,20 @@ internal::Manifest ManifestOf(const TrainOptions& options,
 }
 
 }  // namespace
+
+TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options) {
+  TrainResult out;
+  out.model.vocab = std::move(result.trained.vocab);
+  out.model.merges = std::move(result.trained.merges);
+  out.model.special_tokens = std::move(result.trained.special_tokens);
+  out.model.pattern = options.pattern;
+  out.model.custom_pattern = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
+  out.model.layout = options.layout;
+  out.model.min_frequency = options.min_frequency;
+  out.model.max_token_length = options.max_token_length;
+  out.stats = result.stats;
+  return out;
+}
 
 // Its tokens stay a tree, spelled out one at a time as the files are written.
 absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,

@@ -206,6 +206,12 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
   EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File("kept.counts")), "kept");
   EXPECT_EQ(CountAndSave(paths, Options(300), dir.File("no/such/folder/x.counts")).status().code(),
             absl::StatusCode::kNotFound);
+  // An output that is one of the inputs is refused, the input left as it was.
+  const std::string input = internal::testing::ReadFileOrDie(paths[1]);
+  absl::Status over_input = CountAndSave(paths, Options(300), paths[1]).status();
+  EXPECT_EQ(over_input.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(over_input.message().find("refusing to overwrite"), std::string::npos) << over_input;
+  EXPECT_EQ(internal::testing::ReadFileOrDie(paths[1]), input);
 }
 
 TEST(ApiTest, CountFilesAddUpToTheCountOfTheWhole) {
@@ -282,12 +288,27 @@ TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
                     internal::testing::ReadFileOrDie(dir.File(name + "-text/" + file)))
               << name << " " << file;
         }
+        // And as a model, in either id layout.
+        for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
+          options.layout = layout;
+          absl::StatusOr<TrainResult> model = files->Train(options);
+          ASSERT_TRUE(model.ok()) << model.status();
+          absl::StatusOr<TrainResult> from_text = Train(paths, options);
+          ASSERT_TRUE(from_text.ok()) << from_text.status();
+          EXPECT_EQ(model->model.vocab, from_text->model.vocab) << name;
+          EXPECT_EQ(model->model.merges, from_text->model.merges) << name;
+          EXPECT_EQ(model->model.special_tokens, kSpecials);
+          EXPECT_EQ(model->model.layout, layout);
+          EXPECT_EQ(model->stats.pretokens, whole->pretokens);
+          EXPECT_EQ(model->stats.bytes, whole->bytes);
+        }
       }
       // Options that differ from what the files were counted with are refused.
       TrainOptions other = Options(300, threads);
       other.special_tokens = {"<|other|>"};
       EXPECT_EQ(files->TrainAndSave(other, dir.File("other")).status().code(),
                 absl::StatusCode::kInvalidArgument);
+      EXPECT_EQ(files->Train(other).status().code(), absl::StatusCode::kInvalidArgument);
       other = Options(300, threads);
       other.pattern = Pattern::kCl100k;
       absl::Status refused = files->TrainAndSave(other, dir.File("other")).status();

@@ -216,9 +216,11 @@ class BPEFORGE_API CountFiles {
 
   // What they were counted with, `counts` left empty; `bytes` and `pretokens` are the sums.
   const CountedText& counted() const;
-  // TrainFromCountsAndSave on the files' counts added up. options.pattern, custom_pattern and
+  // TrainFromCounts on the files' counts added up. options.pattern, custom_pattern and
   // special_tokens must be those the files were counted with (else kInvalidArgument);
   // kDataLoss if a file changed since Open.
+  absl::StatusOr<TrainResult> Train(const TrainOptions& options);
+  // Train, then SaveTokenizer to `dir`, as TrainAndSave does (the vocabulary never spelled out).
   absl::StatusOr<TrainStats> TrainAndSave(const TrainOptions& options, const std::string& dir);
   // Writes their counts added up as one count file (what SaveCounts of LoadCounts writes),
   // whole or not at all; returns what it holds, `counts` left empty.
@@ -227,10 +229,6 @@ class BPEFORGE_API CountFiles {
  private:
   struct Files;
   explicit CountFiles(std::unique_ptr<Files> files);
-  std::vector<absl::string_view> Entries() const;  // of each file
-  // Distinct pre-tokens once they are added up, counted over `parts` (ranges of pre-tokens)
-  // by `threads` threads.
-  uint64_t Distinct(const std::vector<std::vector<absl::string_view>>& parts, int threads) const;
   std::unique_ptr<Files> files_;
   friend absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
 };
