@@ -10,6 +10,9 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -36,33 +39,90 @@ std::string PatternString(const Tokenizer& t) {
                                          : std::string(PatternName(t.pattern()));
 }
 
-py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
-                   const std::vector<std::string>& special_tokens, int threads,
-                   const std::string& pattern, const std::string& layout, bool progress,
-                   uint64_t min_frequency, size_t max_token_length, const std::string& jsonl_field,
-                   bool skip_bad_records) {
+// The options of train and count: what the text is counted with, and how many threads.
+TrainOptions CountingOptions(const std::vector<std::string>& special_tokens, int threads,
+                             const std::string& pattern, const std::string& jsonl_field,
+                             bool skip_bad_records) {
   TrainOptions options;
   options.input.jsonl_field = jsonl_field;
   options.input.skip_bad_records = skip_bad_records;
-  options.min_frequency = min_frequency;
-  options.max_token_length = max_token_length;
-  options.vocab_size = vocab_size;
   options.special_tokens = special_tokens;
   options.threads = threads;
   const PatternArg p = PatternOf(pattern);
   options.pattern = p.pattern;
   options.custom_pattern = p.custom;
-  options.layout = Unwrap(ParseIdLayout(layout));
-  absl::StatusOr<TrainResult> result = RunInterruptibly<absl::StatusOr<TrainResult>>(
-      [&](const std::atomic<bool>* cancel) -> absl::StatusOr<TrainResult> {
-        StderrProgress printer;
-        TrainOptions o = options;
-        o.cancel = cancel;
-        if (progress) o.progress = [&](absl::string_view line) { printer.Update(line); };
-        return Train(inputs, o);
-      });
+  return options;
+}
+
+// Runs `work(options)` interruptibly (RunInterruptibly), with progress lines on stderr if asked.
+template <typename R>
+R RunWithOptions(const TrainOptions& options, bool progress,
+                 const std::function<R(const TrainOptions&)>& work) {
+  return RunInterruptibly<R>([&](const std::atomic<bool>* cancel) -> R {
+    StderrProgress printer;
+    TrainOptions o = options;
+    o.cancel = cancel;
+    if (progress) o.progress = [&](absl::string_view line) { printer.Update(line); };
+    return work(o);
+  });
+}
+
+py::tuple VocabAndMerges(absl::StatusOr<TrainResult> result) {
   const TrainResult trained = Unwrap(std::move(result));
   return py::make_tuple(VocabDict(trained.model.vocab), MergeList(trained.model.merges));
+}
+
+py::tuple TrainBpe(const std::vector<std::string>& inputs, size_t vocab_size,
+                   const std::vector<std::string>& special_tokens, int threads,
+                   const std::string& pattern, const std::string& layout, bool progress,
+                   uint64_t min_frequency, size_t max_token_length, const std::string& jsonl_field,
+                   bool skip_bad_records) {
+  TrainOptions options =
+      CountingOptions(special_tokens, threads, pattern, jsonl_field, skip_bad_records);
+  options.min_frequency = min_frequency;
+  options.max_token_length = max_token_length;
+  options.vocab_size = vocab_size;
+  options.layout = Unwrap(ParseIdLayout(layout));
+  return VocabAndMerges(RunWithOptions<absl::StatusOr<TrainResult>>(
+      options, progress, [&](const TrainOptions& o) { return Train(inputs, o); }));
+}
+
+void CountToFile(const std::vector<std::string>& inputs, const std::string& output,
+                 const std::vector<std::string>& special_tokens, int threads,
+                 const std::string& pattern, bool progress, const std::string& jsonl_field,
+                 bool skip_bad_records) {
+  const TrainOptions options =
+      CountingOptions(special_tokens, threads, pattern, jsonl_field, skip_bad_records);
+  Unwrap(RunWithOptions<absl::StatusOr<CountedText>>(
+      options, progress, [&](const TrainOptions& o) { return CountAndSave(inputs, o, output); }));
+}
+
+// Count files held open between calls. Calls on one object take turns: each reads the files'
+// pages and hands them back to the kernel when done.
+struct OpenCountFiles {
+  explicit OpenCountFiles(CountFiles f) : files(std::move(f)) {}
+  CountFiles files;
+  std::mutex mu;
+};
+
+py::tuple TrainFromCountFiles(OpenCountFiles& self, size_t vocab_size, int threads,
+                              const std::string& layout, bool progress, uint64_t min_frequency,
+                              size_t max_token_length) {
+  const CountedText& counted = self.files.counted();
+  TrainOptions options;
+  options.vocab_size = vocab_size;
+  options.special_tokens = counted.special_tokens;
+  options.pattern = counted.pattern;
+  options.custom_pattern = counted.custom_pattern;
+  options.threads = threads;
+  options.layout = Unwrap(ParseIdLayout(layout));
+  options.min_frequency = min_frequency;
+  options.max_token_length = max_token_length;
+  return VocabAndMerges(
+      RunWithOptions<absl::StatusOr<TrainResult>>(options, progress, [&](const TrainOptions& o) {
+        std::lock_guard<std::mutex> lock(self.mu);
+        return self.files.Train(o);
+      }));
 }
 
 Tokenizer CreateTokenizer(const py::dict& vocab, const py::iterable& merges,
@@ -102,6 +162,9 @@ PYBIND11_MODULE(_bpeforge, m) {
   m.def("train", &TrainBpe, py::arg("inputs"), py::arg("vocab_size"), py::arg("special_tokens"),
         py::arg("threads"), py::arg("pattern"), py::arg("layout"), py::arg("progress"),
         py::arg("min_frequency"), py::arg("max_token_length"), py::arg("jsonl_field"),
+        py::arg("skip_bad_records"));
+  m.def("count", &CountToFile, py::arg("inputs"), py::arg("output"), py::arg("special_tokens"),
+        py::arg("threads"), py::arg("pattern"), py::arg("progress"), py::arg("jsonl_field"),
         py::arg("skip_bad_records"));
   m.def(
       "expand_inputs",
@@ -251,6 +314,45 @@ PYBIND11_MODULE(_bpeforge, m) {
       .def("merges", [](const Tokenizer& t) -> std::optional<py::list> {
         if (t.model() == nullptr) return std::nullopt;
         return MergeList(t.model()->merges);
+      });
+
+  py::class_<OpenCountFiles>(m, "CountFiles")
+      .def_static("open",
+                  [](const std::vector<std::string>& paths) {
+                    absl::StatusOr<CountFiles> files;
+                    {
+                      py::gil_scoped_release release;  // reads every file through once
+                      files = CountFiles::Open(paths);
+                    }
+                    return std::make_unique<OpenCountFiles>(Unwrap(std::move(files)));
+                  })
+      .def_property_readonly("pattern",
+                             [](const OpenCountFiles& f) {
+                               const CountedText& c = f.files.counted();
+                               return c.pattern == Pattern::kCustom
+                                          ? c.custom_pattern
+                                          : std::string(PatternName(c.pattern));
+                             })
+      .def_property_readonly(
+          "special_tokens",
+          [](const OpenCountFiles& f) { return f.files.counted().special_tokens; })
+      .def_property_readonly("bytes",
+                             [](const OpenCountFiles& f) { return f.files.counted().bytes; })
+      .def_property_readonly("pretokens",
+                             [](const OpenCountFiles& f) { return f.files.counted().pretokens; })
+      .def_property_readonly("distinct",
+                             [](const OpenCountFiles& f) { return f.files.counted().distinct; })
+      .def("train", &TrainFromCountFiles, py::arg("vocab_size"), py::arg("threads"),
+           py::arg("layout"), py::arg("progress"), py::arg("min_frequency"),
+           py::arg("max_token_length"))
+      .def("save", [](OpenCountFiles& f, const std::string& path) {
+        absl::StatusOr<CountedText> saved;
+        {
+          py::gil_scoped_release release;
+          std::lock_guard<std::mutex> lock(f.mu);
+          saved = f.files.Save(path);
+        }
+        Unwrap(std::move(saved));
       });
 
   py::class_<StreamEncoder>(m, "StreamEncoder")

@@ -13,6 +13,12 @@ C++ trainer and tokenizer underneath::
     tok = bpeforge.load("out/tok")      # also a GPT-2 vocab.json/merges.txt folder or a
                                         # tiktoken rank file
 
+A vocabulary sweep counts the corpus once and trains each size from the counts::
+
+    counts = bpeforge.count_pretokens("corpus.txt", "corpus.counts", ["<|endoftext|>"])
+    for size in (10_000, 32_000, 50_000):
+        vocab, merges = counts.train_bpe(size)  # = train_bpe("corpus.txt", size, ...)
+
 Errors: a missing file is FileNotFoundError naming it, bad arguments and malformed tokenizer
 files are ValueError (naming the file and line), Ctrl-C during training or file encoding is
 KeyboardInterrupt, and nothing is left half-written.
@@ -33,7 +39,7 @@ from . import _bpeforge
 if TYPE_CHECKING:
     import numpy
 
-__all__ = ["Tokenizer", "load", "train_bpe"]
+__all__ = ["CountFiles", "Tokenizer", "count_pretokens", "load", "train_bpe"]
 __version__ = "0.1.0"
 
 StrPath = Union[str, "os.PathLike[str]"]
@@ -145,6 +151,21 @@ def _pattern(value: str) -> str:
     return value
 
 
+def _check_training(vocab_size: int, min_frequency: int, max_token_length: int | None) -> None:
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
+    if vocab_size < 1:
+        raise ValueError(f"vocab_size must be positive, not {vocab_size}")
+    for name, value in (("min_frequency", min_frequency), ("max_token_length", max_token_length)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        least = 1 if name == "max_token_length" else 0
+        if value < least:
+            raise ValueError(f"{name} must be at least {least}, not {value}")
+
+
 def train_bpe(
     input_path: StrPath | Iterable[StrPath],
     vocab_size: int,
@@ -191,18 +212,7 @@ def train_bpe(
     invalid UTF-8 (naming the file and byte offset) or a vocab_size below 256 + specials.
     """
     paths = _input_paths(input_path, include)
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
-        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
-    if vocab_size < 1:
-        raise ValueError(f"vocab_size must be positive, not {vocab_size}")
-    for name, value in (("min_frequency", min_frequency), ("max_token_length", max_token_length)):
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-        least = 1 if name == "max_token_length" else 0
-        if value < least:
-            raise ValueError(f"{name} must be at least {least}, not {value}")
+    _check_training(vocab_size, min_frequency, max_token_length)
     return _bpeforge.train(
         paths,
         vocab_size,
@@ -216,6 +226,136 @@ def train_bpe(
         _jsonl_field(jsonl_field),
         bool(skip_bad_records),
     )
+
+
+def count_pretokens(
+    input_path: StrPath | Iterable[StrPath],
+    output: StrPath,
+    special_tokens: Iterable[str] | None = None,
+    *,
+    threads: int | None = None,
+    pattern: str = "gpt2",
+    progress: bool = False,
+    include: Iterable[str] | None = None,
+    jsonl_field: str | None = None,
+    skip_bad_records: bool = False,
+) -> CountFiles:
+    """Count the pre-tokens of text files as ``train_bpe`` does, and write them to ``output``,
+    a count file (what ``bpeforge count`` writes; the format is in the README). Returns it
+    opened, to train from: ``count_pretokens(...).train_bpe(size)`` gives what
+    ``train_bpe(..., size, ...)`` gives, for every size, without reading the text again.
+
+    Inputs and options are those of ``train_bpe``. Count files of parts of a corpus add up:
+    ``CountFiles([a, b]).save(path)`` writes the count of the whole. The file is written
+    whole or not at all; ``output`` may not be one of the inputs (ValueError). The result
+    does not depend on ``threads``.
+    """
+    out = _path(output, "output")
+    paths = _input_paths(input_path, include, output=out)
+    if any(_same_file(out, p) for p in paths):
+        raise ValueError(f"the output {out} is one of the inputs; refusing to overwrite it")
+    _bpeforge.count(
+        paths,
+        out,
+        _special_tokens(special_tokens),
+        _threads(threads),
+        _pattern(pattern),
+        bool(progress),
+        _jsonl_field(jsonl_field),
+        bool(skip_bad_records),
+    )
+    return CountFiles(out)
+
+
+class CountFiles:
+    """Pre-token count files (``count_pretokens``, ``bpeforge count``), opened and checked
+    once (format, checksum, order; all counted with the same pattern and special tokens),
+    then trained from as often as wanted: the counts of several files are added up. A file
+    changed after it was opened raises OSError when next read. Calls on one object take
+    turns; different objects train at once.
+
+        counts = bpeforge.CountFiles(["part-0.counts", "part-1.counts"])
+        vocab, merges = counts.train_bpe(32_000)
+        counts.save("all.counts")   # the two added up, as one file
+    """
+
+    def __init__(self, paths: StrPath | Iterable[StrPath]) -> None:
+        if isinstance(paths, (str, bytes, os.PathLike)):
+            items = [paths]
+        else:
+            items = list(paths)
+        if not items:
+            raise ValueError("no count file given")
+        self._paths = [_path(p, "paths") for p in items]
+        for path in self._paths:
+            if not os.path.exists(path):
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+        self._impl = _bpeforge.CountFiles.open(self._paths)
+
+    @property
+    def paths(self) -> list[str]:
+        """The files, as given."""
+        return list(self._paths)
+
+    @property
+    def pattern(self) -> str:
+        """The pattern they were counted with: a name (``"gpt2"``, ...) or a regex."""
+        return self._impl.pattern
+
+    @property
+    def special_tokens(self) -> list[str]:
+        """The special tokens they were counted with (the text was split on them)."""
+        return self._impl.special_tokens
+
+    @property
+    def text_bytes(self) -> int:
+        """Bytes of text counted, all files together."""
+        return self._impl.bytes
+
+    @property
+    def pretokens(self) -> int:
+        """Pre-tokens counted (occurrences), all files together."""
+        return self._impl.pretokens
+
+    @property
+    def distinct(self) -> int | None:
+        """Distinct pre-tokens of one file; None for several (known once they are added)."""
+        return self._impl.distinct if len(self._paths) == 1 else None
+
+    def train_bpe(
+        self,
+        vocab_size: int,
+        *,
+        threads: int | None = None,
+        layout: str = "hf",
+        progress: bool = False,
+        min_frequency: int = 0,
+        max_token_length: int | None = None,
+    ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+        """``train_bpe`` on the counted text: the same ``(vocab, merges)``, with the special
+        tokens and pattern the files were counted with. Options as in ``train_bpe``."""
+        _check_training(vocab_size, min_frequency, max_token_length)
+        return self._impl.train(
+            vocab_size,
+            _threads(threads),
+            _choice(layout, "layout", ("hf", "bytes-first")),
+            bool(progress),
+            min_frequency,
+            max_token_length or 0,
+        )
+
+    def save(self, path: StrPath) -> CountFiles:
+        """Writes their counts added up as one count file, whole or not at all, and returns it
+        opened."""
+        out = _path(path, "path")
+        self._impl.save(out)
+        return CountFiles(out)
+
+    def __repr__(self) -> str:
+        return (
+            f"CountFiles({self._paths!r}, pattern={self.pattern!r}, "
+            f"special_tokens={self.special_tokens!r}, pretokens={self.pretokens})"
+        )
 
 
 class Tokenizer:

@@ -16,8 +16,42 @@ def train(
     jsonl_field: str,
     skip_bad_records: bool,
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]: ...
+def count(
+    inputs: list[str],
+    output: str,
+    special_tokens: list[str],
+    threads: int,
+    pattern: str,
+    progress: bool,
+    jsonl_field: str,
+    skip_bad_records: bool,
+) -> None: ...
 def expand_inputs(inputs: list[str], include: list[str]) -> tuple[list[str], list[str]]: ...
 def pattern_regex(name: str) -> str: ...
+
+class CountFiles:
+    @staticmethod
+    def open(paths: list[str]) -> CountFiles: ...
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def special_tokens(self) -> list[str]: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def pretokens(self) -> int: ...
+    @property
+    def distinct(self) -> int: ...
+    def train(
+        self,
+        vocab_size: int,
+        threads: int,
+        layout: str,
+        progress: bool,
+        min_frequency: int,
+        max_token_length: int,
+    ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]: ...
+    def save(self, path: str) -> None: ...
 
 class Tokenizer:
     @staticmethod

@@ -1,4 +1,5 @@
-"""Ctrl-C stops training and file encoding promptly with KeyboardInterrupt, leaving no files.
+"""Ctrl-C stops training, counting and file encoding promptly with KeyboardInterrupt, leaving
+no files.
 
 Each run is a child process that gets SIGINT (from itself after 0.5 s, or from the parent
 once training reports that merging has begun) during a call that takes several seconds. The one
@@ -36,6 +37,8 @@ CHILD = textwrap.dedent(
         sys.exit(0)
     if mode == "encode":
         tokenizer = bpeforge.Tokenizer.from_files(vocab, merges, ["<|endoftext|>"])
+    if mode == "train-counts":  # counted first, outside the folder checked for leftovers
+        counts = bpeforge.count_pretokens(corpus, "../web.counts", ["<|endoftext|>"])
     sent = []
 
     def interrupt():
@@ -46,6 +49,10 @@ CHILD = textwrap.dedent(
     try:
         if mode == "train":
             bpeforge.train_bpe(corpus, 50000, ["<|endoftext|>"])
+        elif mode == "count":
+            bpeforge.count_pretokens([corpus] * 4, "web.counts", ["<|endoftext|>"])
+        elif mode == "train-counts":
+            counts.train_bpe(50000)
         else:
             tokenizer.encode_file([corpus] * 4, "ids.bin", "uint32")
     except KeyboardInterrupt:
@@ -61,7 +68,7 @@ def big_corpus(generate):
     return generate("web", "100M")
 
 
-@pytest.mark.parametrize("mode", ["train", "encode"])
+@pytest.mark.parametrize("mode", ["train", "encode", "count", "train-counts"])
 def test_ctrl_c(mode, big_corpus, cs336, subprocess_env, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
@@ -74,7 +81,7 @@ def test_ctrl_c(mode, big_corpus, cs336, subprocess_env, tmp_path):
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["interrupted"], f"{mode} finished before the interrupt: {report}"
     assert report["latency"] < 3.0, f"{mode} took {report['latency']:.2f} s to stop"
-    assert sorted(p.name for p in work.iterdir()) == []  # no ids.bin, no ids.bin.tmp-*
+    assert sorted(p.name for p in work.iterdir()) == []  # no ids.bin, no ids.bin.tmp-*, ...
 
 
 def test_ctrl_c_while_merging(big_corpus, subprocess_env, tmp_path):
@@ -102,7 +109,7 @@ def test_ctrl_c_while_merging(big_corpus, subprocess_env, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("mode", ["train", "encode"])
+@pytest.mark.parametrize("mode", ["train", "encode", "count", "train-counts"])
 def test_cli_ctrl_c_leaves_no_files(mode, cli, big_corpus, cs336, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
