@@ -248,12 +248,17 @@ def count_pretokens(
     Inputs and options are those of ``train_bpe``. Count files of parts of a corpus add up:
     ``CountFiles([a, b]).save(path)`` writes the count of the whole. The file is written
     whole or not at all; ``output`` may not be one of the inputs (ValueError). The result
-    does not depend on ``threads``.
+    does not depend on ``threads``. ``output`` must be a file (it is read back), not a device
+    or a pipe.
     """
     out = _path(output, "output")
     paths = _input_paths(input_path, include, output=out)
     if any(_same_file(out, p) for p in paths):
         raise ValueError(f"the output {out} is one of the inputs; refusing to overwrite it")
+    if os.path.exists(out) and not os.path.isfile(out):
+        if os.path.isdir(out):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out)
+        raise ValueError(f"the output {out} is not a regular file; the count file is read back")
     _bpeforge.count(
         paths,
         out,

@@ -102,6 +102,11 @@ def test_bad_input(corpus, counted, tmp_path):
     with pytest.raises(ValueError, match="refusing to overwrite"):
         bpeforge.count_pretokens([corpus, kept], kept)
     assert kept.read_text(encoding="utf-8") == "some text to keep"
+    # The file is read back: a device or a folder is refused before counting.
+    with pytest.raises(ValueError, match="not a regular file"):
+        bpeforge.count_pretokens(corpus, "/dev/null")
+    with pytest.raises(IsADirectoryError):
+        bpeforge.count_pretokens(corpus, tmp_path)
     # Missing, empty-list and wrongly typed arguments.
     with pytest.raises(FileNotFoundError):
         bpeforge.CountFiles(tmp_path / "missing.counts")
