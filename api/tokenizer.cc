@@ -21,6 +21,7 @@
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
 #include "input/mapped_file.h"
+#include "parallel/background_writer.h"
 #include "parallel/parallel_encode.h"
 #include "parallel/train.h"
 
@@ -132,11 +133,14 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFile(const std::vector<std::st
   if (with_sidecar) BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(sidecar_path, &sidecar));
   const size_t width = internal::IdWidth(options.id_type);
   std::vector<char> buffer;
+  // Gigabytes of ids: written to the disk while the workers encode (background_writer.h).
+  internal::BackgroundWriter writer(&out);
   absl::StatusOr<EncodeFilesStats> stats =
       EncodeFiles(inputs, options, [&](absl::Span<const TokenId> ids) {
-        return out.Write(internal::IdBytes(ids, width, &buffer));
+        return writer.Write(internal::IdBytes(ids, width, &buffer));
       });
   if (!stats.ok()) return stats.status();
+  BPEFORGE_RETURN_IF_ERROR(writer.Finish());
   if (!with_sidecar) {
     BPEFORGE_RETURN_IF_ERROR(out.Commit());
     return stats;
@@ -228,9 +232,11 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
   BPEFORGE_RETURN_IF_ERROR(CheckNotAnInput(output, {ids_path, internal::IdsSidecarPath(ids_path)}));
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(output, &file));
+  internal::BackgroundWriter writer(&file);
   absl::Status s =
-      DecodeFile(ids_path, options, [&](absl::string_view bytes) { return file.Write(bytes); });
+      DecodeFile(ids_path, options, [&](absl::string_view bytes) { return writer.Write(bytes); });
   if (!s.ok()) return s;
+  BPEFORGE_RETURN_IF_ERROR(writer.Finish());
   return file.Commit();
 }
 

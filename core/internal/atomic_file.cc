@@ -118,6 +118,7 @@ absl::Status AtomicFile::Open(const std::string& path, AtomicFile* file) {
 }
 
 AtomicFile::~AtomicFile() {
+  if (direct_ >= 0) close(direct_);
   if (file_ != nullptr) std::fclose(file_);
   if (!temp_path_.empty() && !committed_) unlink(temp_path_.c_str());
 }
@@ -132,6 +133,22 @@ absl::Status AtomicFile::Write(absl::string_view data) {
   return absl::OkStatus();
 }
 
+int AtomicFile::direct_descriptor() {
+  if (direct_ < 0 && !streams() && file_ != nullptr) {
+    direct_ = open(temp_path_.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);  // -1: none
+  }
+  return direct_;
+}
+
+int AtomicFile::descriptor() const { return file_ == nullptr ? -1 : fileno(file_); }
+
+absl::Status AtomicFile::SeekTo(uint64_t offset) {
+  if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0) {
+    return ErrnoError("cannot write", path_);
+  }
+  return absl::OkStatus();
+}
+
 void AtomicFile::Append(absl::string_view data) {
   if (!append_error_.ok()) return;
   append_error_ = Write(data);
@@ -140,6 +157,7 @@ void AtomicFile::Append(absl::string_view data) {
 absl::Status AtomicFile::Finish() {
   BPEFORGE_RETURN_IF_ERROR(append_error_);
   if (file_ == nullptr) return absl::OkStatus();
+  if (direct_ >= 0) close(std::exchange(direct_, -1));  // synced with the file below
   std::FILE* f = std::exchange(file_, nullptr);
   // A pipe or a terminal cannot be synced (EINVAL); only a file renamed into place needs it.
   bool ok = std::fflush(f) == 0 && (streams() || fsync(fileno(f)) == 0);

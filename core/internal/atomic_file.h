@@ -6,6 +6,7 @@
 #ifndef BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
 #define BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
 
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -27,12 +28,25 @@ class AtomicFile : public TextSink {
   // Whether the bytes go straight to `path` (a pipe, a device, ...), not into a file renamed
   // into place: then a failure can leave part of the output there.
   bool streams() const { return temp_path_.empty(); }
+  const std::string& path() const { return path_; }
   AtomicFile() = default;
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   ~AtomicFile();  // Removes the temporary file unless Commit() succeeded.
 
   absl::Status Write(absl::string_view data);
+
+  // For a writer of outputs of gigabytes on a thread of its own (parallel/background_writer.h):
+  // a second descriptor of the temporary file whose writes bypass the page cache (O_DIRECT),
+  // opened at the first call; -1 where the bytes stream or the file system has no such writes.
+  // Its writes must be aligned to kDirectAlignment in address, size and offset; descriptor()
+  // is the plain one, for positional writes (pwrite) where those are refused. Once done with
+  // them, Write() goes on from SeekTo(the bytes they wrote).
+  static constexpr size_t kDirectAlignment = 4096;
+  int direct_descriptor();
+  int descriptor() const;
+  absl::Status SeekTo(uint64_t offset);
+
   // Write, for writers that stream (text_sink.h): the first error is kept, and returned by
   // Finish() and Commit().
   void Append(absl::string_view data) override;
@@ -47,6 +61,7 @@ class AtomicFile : public TextSink {
   std::string target_;     // the file renamed over: `path_` with its links followed
   std::string temp_path_;  // empty where the bytes go straight to `path_`
   std::FILE* file_ = nullptr;
+  int direct_ = -1;  // direct_descriptor(), once opened
   bool committed_ = false;
   absl::Status append_error_;
 };
