@@ -34,6 +34,27 @@ absl::Status NotWritable(absl::string_view flag, const std::string& path, absl::
   return absl::PermissionDeniedError(absl::StrCat(flag, " ", path, ": ", why));
 }
 
+// `text` with its control characters escaped (\n, \t, \x1b, ...): an error names files, and a
+// file's name may hold a line break or a terminal's escape sequence, which would split the
+// one line of an error or rewrite the user's terminal.
+std::string Printable(absl::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      absl::StrAppend(&out, "\\x", absl::Hex(u, absl::kZeroPad2));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag, uint64_t min,
@@ -164,8 +185,9 @@ int Fail(absl::string_view command, const absl::Status& status) {
                  signal == SIGINT ? "SIGINT" : "SIGTERM");
     return 128 + signal;
   }
-  std::fprintf(stderr, "bpeforge %.*s: error: %.*s\n", static_cast<int>(command.size()),
-               command.data(), static_cast<int>(status.message().size()), status.message().data());
+  const std::string message = Printable(status.message());
+  std::fprintf(stderr, "bpeforge %.*s: error: %s\n", static_cast<int>(command.size()),
+               command.data(), message.c_str());
   return 1;
 }
 

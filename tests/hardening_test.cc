@@ -250,6 +250,11 @@ TEST_F(HardeningTest, UnclearErrorsAreOneClearLine) {
   CommandResult r = RunCli("encode --ranks '" + dir_.File("web.tiktoken") + "' '" + corpus_ +
                            "' --quiet --output '" + dir_.File("web.ids") + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // A file name with a line break or a terminal's escape sequence is shown escaped: the error
+  // stays one line, and cannot recolour or rewrite the user's terminal.
+  r = RunCli("train \"$(printf 'a\\nb\\033[2Jc.txt')\" --vocab-size 300 --out '" + dir_.File("o") +
+             "'");
+  ExpectCleanFailure(r, "a\\nb\\x1b[2Jc.txt");
 }
 
 }  // namespace
