@@ -55,12 +55,7 @@ absl::Status BackgroundWriter::Finish() {
     const size_t aligned =
         current_.size / AtomicFile::kDirectAlignment * AtomicFile::kDirectAlignment;
     tail.assign(current_.bytes + aligned, current_.size - aligned);
-    if (aligned > 0) {
-      Send(aligned);
-    } else {
-      std::lock_guard<std::mutex> lock(mu_);
-      free_.push_back(std::exchange(current_, Buffer{}));
-    }
+    if (aligned > 0) Send(aligned);
   }
   Stop();
   {

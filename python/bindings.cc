@@ -34,9 +34,9 @@ PatternArg PatternOf(const std::string& name) {
   p.pattern = Unwrap(ParsePatternOrRegex(name, &p.custom));
   return p;
 }
-std::string PatternString(const Tokenizer& t) {
-  return t.pattern() == Pattern::kCustom ? t.custom_pattern()
-                                         : std::string(PatternName(t.pattern()));
+// A pattern as Python sees it: its name, or a custom one's regex.
+std::string PatternString(Pattern pattern, const std::string& custom) {
+  return pattern == Pattern::kCustom ? custom : std::string(PatternName(pattern));
 }
 
 // The options of train and count: what the text is counted with, and how many threads.
@@ -299,7 +299,9 @@ PYBIND11_MODULE(_bpeforge, m) {
            [](const Tokenizer& t, const std::string& token) { return t.SpecialTokenId(token); })
       .def_property_readonly("id_limit", &Tokenizer::id_limit)
       .def_property_readonly("from_rank_file", &Tokenizer::from_rank_file)
-      .def_property_readonly("pattern", [](const Tokenizer& t) { return PatternString(t); })
+      .def_property_readonly(
+          "pattern",
+          [](const Tokenizer& t) { return PatternString(t.pattern(), t.custom_pattern()); })
       .def_property_readonly("special_tokens", &Tokenizer::special_tokens)
       .def("vocab",
            [](const Tokenizer& t) {
@@ -329,9 +331,7 @@ PYBIND11_MODULE(_bpeforge, m) {
       .def_property_readonly("pattern",
                              [](const OpenCountFiles& f) {
                                const CountedText& c = f.files.counted();
-                               return c.pattern == Pattern::kCustom
-                                          ? c.custom_pattern
-                                          : std::string(PatternName(c.pattern));
+                               return PatternString(c.pattern, c.custom_pattern);
                              })
       .def_property_readonly(
           "special_tokens",

@@ -253,8 +253,6 @@ def count_pretokens(
     """
     out = _path(output, "output")
     paths = _input_paths(input_path, include, output=out)
-    if any(_same_file(out, p) for p in paths):
-        raise ValueError(f"the output {out} is one of the inputs; refusing to overwrite it")
     if os.path.exists(out) and not os.path.isfile(out):
         if os.path.isdir(out):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out)
