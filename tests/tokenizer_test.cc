@@ -417,20 +417,61 @@ TEST(EncodeCacheTest, FarTableIsMadeWhereTheFrontMissesOften) {
   EncodeCache cache;
   Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses - 1);
   EXPECT_FALSE(cache.has_far());
-  Miss(cache, 1u << 24, 2);
+  Miss(cache, 1u << 19, 2);
   ASSERT_TRUE(cache.has_far());
   // Five ids, more than the front keeps, are in the far table; a hit there is copied to the
   // front only where its ids fit.
   std::vector<TokenId> out;
-  const ShortKey last = PackShortKey(absl::StrCat("m", (1u << 24) + 1));
+  const ShortKey last = PackShortKey(absl::StrCat("m", (1u << 19) + 1));
   EXPECT_FALSE(cache.FindShort(last, &out));
   ASSERT_TRUE(cache.FindFar(last, &out));
-  EXPECT_EQ(out, std::vector<TokenId>(5, (1u << 24) + 1));
+  EXPECT_EQ(out, std::vector<TokenId>(5, (1u << 19) + 1));
   const ShortKey few = PackShortKey("few");
   cache.InsertShort(few, std::vector<TokenId>{1, 2});
   out.clear();
   ASSERT_TRUE(cache.FindFar(few, &out));
   EXPECT_EQ(out, (std::vector<TokenId>{1, 2}));
+}
+
+// Keys that share a line of the far table: two of them are kept, the least recently used goes.
+// Up to six ids below 2^20 are kept exactly; more ids, or a larger one, are not kept at all.
+TEST(EncodeCacheTest, FarTableKeepsTwoKeysALineAndSixIdsBelow2To20) {
+  EncodeCache cache;
+  Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses + 1);
+  ASSERT_TRUE(cache.has_far());
+  std::vector<ShortKey> same_line;
+  const size_t line = ShortKeySlot(PackShortKey("c0"), EncodeCache::kFarBits);
+  for (int i = 1; same_line.size() < 3; ++i) {
+    const ShortKey key = PackShortKey(absl::StrCat("c", i));
+    if (ShortKeySlot(key, EncodeCache::kFarBits) == line) same_line.push_back(key);
+  }
+  const ShortKey a = same_line[0], b = same_line[1], c = same_line[2];
+  const std::vector<TokenId> a_ids = {1, 2, 3, 4}, b_ids = {5, 6, 7, 8}, c_ids = {9, 9, 9, 9};
+  cache.InsertShort(a, a_ids);
+  cache.InsertShort(b, b_ids);
+  std::vector<TokenId> out;
+  ASSERT_TRUE(cache.FindFar(a, &out));  // a is now the more recently used
+  EXPECT_EQ(out, a_ids);
+  cache.InsertShort(c, c_ids);
+  out.clear();
+  EXPECT_FALSE(cache.FindFar(b, &out));
+  ASSERT_TRUE(cache.FindFar(a, &out));
+  EXPECT_EQ(out, a_ids);
+  out.clear();
+  ASSERT_TRUE(cache.FindFar(c, &out));
+  EXPECT_EQ(out, c_ids);
+
+  const std::vector<TokenId> six = {0, (1u << 20) - 1, 1, 1u << 19, 77777, 5};
+  const ShortKey six_key = PackShortKey("six");
+  cache.InsertShort(six_key, six);
+  out.clear();
+  ASSERT_TRUE(cache.FindFar(six_key, &out));
+  EXPECT_EQ(out, six);
+  const ShortKey seven_key = PackShortKey("seven"), large_key = PackShortKey("large");
+  cache.InsertShort(seven_key, std::vector<TokenId>(7, 1));
+  cache.InsertShort(large_key, std::vector<TokenId>{1, 1u << 20, 1, 1});
+  EXPECT_FALSE(cache.FindFar(seven_key, &out));
+  EXPECT_FALSE(cache.FindFar(large_key, &out));
 }
 
 TEST(EncodeCacheTest, NoFarTableWhereTheFrontSeldomMisses) {

@@ -60,14 +60,19 @@ bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) {
 
 bool EncodeCache::FindFar(const ShortKey& key, std::vector<TokenId>* out) {
   if (far_ == nullptr) return false;
-  const FarSlot& far = far_[FarSlotOf(key)];
-  if (far.size == 0 || !(far.key == key)) return false;
-  for (uint32_t i = 0; i < far.size; ++i) out->push_back(far.ids[i]);
-  if (far.size <= 3) {
+  FarBucket& bucket = far_[FarSlotOf(key)];
+  if (!(bucket.way[0].key == key)) {
+    if (!(bucket.way[1].key == key)) return false;
+    std::swap(bucket.way[0], bucket.way[1]);  // the most recently used first
+  }
+  const FarEntry& entry = bucket.way[0];
+  const size_t size = entry.size();
+  for (size_t i = 0; i < size; ++i) out->push_back(entry.Id(i));
+  if (size <= 3) {
     ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
     slot.key = key;
-    for (uint32_t i = 0; i < far.size; ++i) slot.ids[i] = far.ids[i];
-    slot.size = far.size;
+    for (size_t i = 0; i < size; ++i) slot.ids[i] = entry.Id(i);
+    slot.size = static_cast<uint32_t>(size);
   }
   return true;
 }
@@ -85,16 +90,15 @@ void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids
   } else if (far_ == nullptr && ++short_misses_ == kFarAfterMisses) {
     if (short_misses_ >= short_lookups_ / kFarFromMissShare) {
       // Fresh pages are zero: every slot empty.
-      far_.reset(static_cast<FarSlot*>(AllocateMaybeHuge(kFarBytes)));
+      far_.reset(static_cast<FarBucket*>(AllocateMaybeHuge(kFarBytes)));
     }
     short_misses_ = 0;
     short_lookups_ = 0;
   }
-  if (far_ != nullptr && ids.size() <= std::size(FarSlot{}.ids)) {
-    FarSlot& far = far_[FarSlotOf(key)];
-    far.key = key;
-    for (size_t i = 0; i < ids.size(); ++i) far.ids[i] = ids[i];
-    far.size = static_cast<uint32_t>(ids.size());
+  if (far_ != nullptr && FarEntry::Fits(ids)) {
+    FarBucket& bucket = far_[FarSlotOf(key)];
+    bucket.way[1] = bucket.way[0];  // the least recently used goes
+    bucket.way[0] = FarEntry(key, ids);
   }
   if (ids.size() > 3) return;
   ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];

@@ -53,7 +53,7 @@ class EncodeCache {
   // compare, where the path behind it hashes the bytes and probes the vocabulary (the whole
   // tokens: most pre-tokens of English) and then this cache's map. Behind the front, once
   // it has grown and kFarAfterMisses more pre-tokens have missed it, the far table: the same
-  // for 2^kFarBits pre-tokens of up to 11 ids, one cache line each. It is larger than the
+  // for 2^(kFarBits + 1) pre-tokens of up to six ids, two to a cache line. It is larger than the
   // caches, so a lookup in it pays only if Prefetch asked for its line some pre-tokens before.
   bool FindShort(const ShortKey& key, std::vector<TokenId>* out) const {
     if (short_ == nullptr) return false;
@@ -90,8 +90,9 @@ class EncodeCache {
   // (bench/RESULTS.md).
   static constexpr int kSmallShortBits = 12, kLargeShortBits = 16;
   static constexpr uint32_t kGrowAfterMisses = 1 << 14;
-  // 2^20 slots of 64 bytes: 64 MB, made after a few MB of web text. Of web text's pre-tokens
-  // that miss the front, 56% find their ids there (bench/RESULTS.md).
+  // 2^20 lines of two entries: 64 MB, made after a few MB of web text. Of web text's
+  // pre-tokens that miss the front, 81% find their ids there (64% in one-line slots of one
+  // entry; one thread on web 1 GB, bench/RESULTS.md).
   static constexpr int kFarBits = 20;
   static constexpr uint32_t kFarAfterMisses = 1 << 18;
   // ... and only if at least this share of the lookups missed the front meanwhile (web text:
@@ -111,14 +112,40 @@ class EncodeCache {
     TokenId ids[3];
     uint32_t size;  // 0: empty
   };
-  struct alignas(64) FarSlot {
-    ShortKey key;
-    uint32_t size;  // 0: empty
-    TokenId ids[11];
+  // A far entry: the key, and up to six ids below 2^20 packed three to a word, their number
+  // in the top bits of the second word. Two entries share a cache line, the most recently used
+  // first: in the same 64 MB twice the pre-tokens of the one-line slots of eleven 32-bit ids
+  // that came before, and a second chance where two collide (web text encoded in 0.88 of the
+  // time, bench/RESULTS.md). The pre-tokens that reach it merge into 3 to 5 ids mostly (96% of
+  // web text's into six or fewer); the others, and the ids of vocabularies beyond 2^20, are
+  // merged each time.
+  struct FarEntry {
+    static constexpr size_t kMaxIds = 6;
+    static constexpr uint64_t kIdMask = (uint64_t{1} << 20) - 1;
+    static bool Fits(absl::Span<const TokenId> ids) {
+      if (ids.size() > kMaxIds) return false;
+      for (TokenId id : ids) {
+        if (id > kIdMask) return false;
+      }
+      return true;
+    }
+    FarEntry() = default;
+    FarEntry(const ShortKey& k, absl::Span<const TokenId> ids)  // ids that Fit
+        : key(k), words{0, uint64_t{ids.size()} << 60} {
+      for (size_t i = 0; i < ids.size(); ++i) words[i / 3] |= uint64_t{ids[i]} << (20 * (i % 3));
+    }
+    size_t size() const { return words[1] >> 60; }
+    TokenId Id(size_t i) const { return (words[i / 3] >> (20 * (i % 3))) & kIdMask; }
+
+    ShortKey key;  // all zero in an empty entry, which no key is (its length is not 0)
+    uint64_t words[2];
   };
-  static constexpr size_t kFarBytes = sizeof(FarSlot) << kFarBits;
+  struct alignas(64) FarBucket {
+    FarEntry way[2];
+  };
+  static constexpr size_t kFarBytes = sizeof(FarBucket) << kFarBits;
   struct FreeFar {
-    void operator()(FarSlot* p) const { FreeMaybeHuge(p, kFarBytes); }
+    void operator()(FarBucket* p) const { FreeMaybeHuge(p, kFarBytes); }
   };
   // Moves the front's entries into one of kLargeShortBits.
   void GrowShort();
@@ -128,7 +155,7 @@ class EncodeCache {
   int short_bits_ = kSmallShortBits;
   uint32_t short_misses_ = 0;
   uint64_t short_lookups_ = 0;
-  std::unique_ptr<FarSlot[], FreeFar> far_;  // zeroed pages, made by InsertShort
+  std::unique_ptr<FarBucket[], FreeFar> far_;  // zeroed pages, made by InsertShort
   size_t max_entries_;
   uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
   absl::flat_hash_map<std::string, Slice> index_;
