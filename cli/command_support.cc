@@ -34,9 +34,8 @@ absl::Status NotWritable(absl::string_view flag, const std::string& path, absl::
   return absl::PermissionDeniedError(absl::StrCat(flag, " ", path, ": ", why));
 }
 
-// `text` with its control characters escaped (\n, \t, \x1b, ...): an error names files, and a
-// file's name may hold a line break or a terminal's escape sequence, which would split the
-// one line of an error or rewrite the user's terminal.
+}  // namespace
+
 std::string Printable(absl::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -54,8 +53,6 @@ std::string Printable(absl::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view flag, uint64_t min,
                                       uint64_t max) {

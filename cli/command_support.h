@@ -33,6 +33,10 @@ absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);
 // An error unless a file can be written (by rename) at `path`, or `path` is a pipe, a terminal
 // or a device that can be written.
 absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
+// `text` with its control characters escaped (\n, \t, \x1b, ...), for a file's name in what
+// a command prints: a name may hold a line break or a terminal's escape sequence, which would
+// split the one line of an error or a summary, or rewrite the user's terminal.
+std::string Printable(absl::string_view text);
 // The device and inode of the regular file `path` names, if it names one: two names with the
 // same are one file, whatever the links between them.
 std::optional<std::pair<dev_t, ino_t>> RegularFileId(const std::string& path);

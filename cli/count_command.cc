@@ -135,7 +135,7 @@ int Summarize(const CountArgs& args, const std::vector<std::string>& inputs,
                static_cast<unsigned long long>(counted.distinct), seconds,
                seconds > 0 ? counted.bytes / 1e6 / seconds : 0.0,
                StoredRate(counted.input, seconds).c_str(), PeakRssBytes() / 1e6,
-               ranks::DescribeRankPeaks(rank_peaks).c_str(), args.out.c_str());
+               ranks::DescribeRankPeaks(rank_peaks).c_str(), Printable(args.out).c_str());
   if (uint64_t chunk = 0; !args.merge && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
     std::fputs(LargePieceNote(counted.input, chunk).c_str(), summary);
   }

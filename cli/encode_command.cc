@@ -87,8 +87,8 @@ int RunEncode(const EncodeArgs& args) {
                static_cast<unsigned long long>(stats->tokens),
                stats->tokens > 0 ? static_cast<double>(stats->bytes) / stats->tokens : 0.0, s,
                ThreadsNote(stats->threads).c_str(), s > 0 ? stats->bytes / 1e6 / s : 0.0,
-               StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6, args.output.c_str(),
-               args.dtype.c_str());
+               StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6,
+               Printable(args.output).c_str(), args.dtype.c_str());
   if (uint64_t chunk = 0; absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
     std::fputs(LargePieceNote(stats->input, chunk).c_str(), summary);
   }

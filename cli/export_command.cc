@@ -49,7 +49,7 @@ int RunExport(const ExportArgs& args) {
   std::printf(
       "wrote %s/{vocab.json,merges.txt,tokenizer.json,tokenizer.tiktoken,tiktoken.json,"
       "bpeforge.json}: %zu tokens + %zu special, pattern %s, in %.2f s\n",
-      out.c_str(), tokens, tokenizer->special_tokens().size(),
+      Printable(out).c_str(), tokens, tokenizer->special_tokens().size(),
       std::string(PatternName(tokenizer->pattern())).c_str(), seconds);
   if (left_out > 0) {
     std::printf(

@@ -77,7 +77,7 @@ absl::StatusOr<std::vector<std::string>> InputFiles(const InputFlags& flags,
     std::fprintf(stderr,
                  "note: left out what bpeforge wrote in the input folders (tokenizers, ids%s): "
                  "%s\n",
-                 count_files ? "" : ", count files", named.c_str());
+                 count_files ? "" : ", count files", Printable(named).c_str());
   }
   return files;
 }

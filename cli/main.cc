@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "cli/command_support.h"
 #include "cli/count_command.h"
 #include "cli/decode_command.h"
 #include "cli/encode_command.h"
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
         stderr,
         "bpeforge: error: unknown command \"%s\" (expected train, count, encode, decode or export; "
         "see --help)\n",
-        argv[1]);
+        bpeforge::cli::Printable(argv[1]).c_str());
     return 2;
   }
   try {

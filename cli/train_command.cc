@@ -252,7 +252,7 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       static_cast<unsigned long long>(s.merges), static_cast<unsigned long long>(s.vocab_size),
       vocab_note.c_str(), s.pretokenize_seconds, phase1.c_str(), s.merge_seconds, s.total_seconds,
       seconds, threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(),
-      args.out_dir.c_str());
+      Printable(args.out_dir).c_str());
   if (uint64_t chunk = 0; !args.counts && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
     std::fputs(LargePieceNote(s.input, chunk).c_str(), summary);
   }
@@ -262,7 +262,7 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
         !st.ok()) {
       std::fprintf(stderr,
                    "bpeforge train: the tokenizer was written to %s, but not the stats: %s\n",
-                   args.out_dir.c_str(), std::string(st.message()).c_str());
+                   Printable(args.out_dir).c_str(), Printable(st.message()).c_str());
       return 1;
     }
   }

@@ -255,6 +255,27 @@ TEST_F(HardeningTest, UnclearErrorsAreOneClearLine) {
   r = RunCli("train \"$(printf 'a\\nb\\033[2Jc.txt')\" --vocab-size 300 --out '" + dir_.File("o") +
              "'");
   ExpectCleanFailure(r, "a\\nb\\x1b[2Jc.txt");
+  ExpectCleanFailure(RunCli("\"$(printf 'x\\033[2J')\""), "unknown command \"x\\x1b[2J\"");
+}
+
+// What a command prints after it succeeded names its output as given: escaped the same way.
+TEST_F(HardeningTest, NamesInSummariesAreEscaped) {
+  // The shell's words for a name holding a line break and a terminal's escape sequence.
+  auto odd = [&](const std::string& stem) {
+    return "\"" + dir_.path() + "/$(printf '" + stem + "\\nx\\033[2J')\"";
+  };
+  const std::string shown = "\\nx\\x1b[2J";
+  const std::vector<std::string> commands = {
+      "train '" + corpus_ + "' --vocab-size 300 --out " + odd("trained"),
+      Encode("--output " + odd("ids")), "count '" + corpus_ + "' --quiet --out " + odd("counts"),
+      "export --tokenizer '" + tok_ + "' --out " + odd("exported")};
+  for (const std::string& command : commands) {
+    const CommandResult r = RunCli(command);
+    ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    const std::string printed = r.out + r.err;
+    EXPECT_NE(printed.find(shown), std::string::npos) << command << "\n" << printed;
+    EXPECT_EQ(printed.find('\x1b'), std::string::npos) << command << "\n" << printed;
+  }
 }
 
 }  // namespace
