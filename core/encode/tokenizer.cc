@@ -68,12 +68,7 @@ bool EncodeCache::FindFar(const ShortKey& key, std::vector<TokenId>* out) {
   const FarEntry& entry = bucket.way[0];
   const size_t size = entry.size();
   for (size_t i = 0; i < size; ++i) out->push_back(entry.Id(i));
-  if (size <= 3) {
-    ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
-    slot.key = key;
-    for (size_t i = 0; i < size; ++i) slot.ids[i] = entry.Id(i);
-    slot.size = static_cast<uint32_t>(size);
-  }
+  PutFront(key, absl::MakeConstSpan(*out).last(size));
   return true;
 }
 
@@ -100,7 +95,11 @@ void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids
     bucket.way[1] = bucket.way[0];  // the least recently used goes
     bucket.way[0] = FarEntry(key, ids);
   }
-  if (ids.size() > 3) return;
+  PutFront(key, ids);
+}
+
+void EncodeCache::PutFront(const ShortKey& key, absl::Span<const TokenId> ids) {
+  if (ids.size() > std::size(ShortSlot{}.ids)) return;
   ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
   slot.key = key;
   for (size_t i = 0; i < ids.size(); ++i) slot.ids[i] = ids[i];

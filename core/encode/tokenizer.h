@@ -147,6 +147,8 @@ class EncodeCache {
   struct FreeFar {
     void operator()(FarBucket* p) const { FreeMaybeHuge(p, kFarBytes); }
   };
+  // Keeps `ids` in key's front slot, in place of what it held, if they fit (up to three).
+  void PutFront(const ShortKey& key, absl::Span<const TokenId> ids);
   // Moves the front's entries into one of kLargeShortBits.
   void GrowShort();
   static size_t FarSlotOf(const ShortKey& key) { return ShortKeySlot(key, kFarBits); }
