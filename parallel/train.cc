@@ -92,9 +92,13 @@ std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int th
     runs[t].Reserve(tables[t].size(), 16 * tables[t].size());
     tables[t].ForEach([&](absl::string_view word, uint64_t n) { runs[t].Add(word, n); });
     tables[t] = CountingTable();
-    runs[t].Sort();
   });
   tables.clear();
+  // Each run sorted by all the threads: the largest table holds most of the pre-tokens (web
+  // text: 3.2 of 4.2 million), and sorted by its own thread, it kept the others waiting.
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(ThreadsToUse(threads)));
+  for (CountRun& run : runs) run.Sort(LentParallelism(ThreadsToUse(threads)));
   return runs;
 }
 

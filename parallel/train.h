@@ -62,8 +62,8 @@ absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCoun
 void RunInParallel(size_t n, int threads, const std::function<void(size_t)>& task);
 
 // The workers' tables (CountInputs with per_worker) as a count file's runs, one per table,
-// each filled and sorted by a thread of its own; `tables` is left empty, each table freed once
-// copied.
+// each filled by a thread of its own and sorted by all; `tables` is left empty, each table
+// freed once copied.
 std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int threads);
 
 // The same from distinct pre-tokens (a count file's entries), copied into the word table by

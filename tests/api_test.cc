@@ -214,6 +214,35 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
   EXPECT_EQ(internal::testing::ReadFileOrDie(paths[1]), input);
 }
 
+// More distinct pre-tokens than a run sorts on one thread: the threads sort shares of it and
+// merge them, into the order one thread gives.
+TEST(ApiTest, CountAndSaveSortsALargeRunOnEveryThread) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 100000; ++i) {
+    // Half tie on their first 8 bytes, the others do not; all in no particular order.
+    const int k = (i * 7919) % 100000;
+    const std::string suffix = {
+        static_cast<char>('a' + k % 26), static_cast<char>('a' + k / 26 % 26),
+        static_cast<char>('a' + k / 676 % 26), static_cast<char>('a' + k / 17576 % 26)};
+    text += k % 2 == 0 ? absl::StrCat(" abcdefgh", suffix) : absl::StrCat(" ", suffix, "xyz");
+  }
+  const std::string path = dir.File("many.txt");
+  internal::testing::WriteFile(path, text);
+  for (int threads : {2, 3}) {
+    const TrainOptions options = Options(300, threads);
+    const std::string name = absl::StrCat(threads);
+    absl::StatusOr<CountedText> counted = CountPreTokens({path}, options);
+    ASSERT_TRUE(counted.ok()) << counted.status();
+    ASSERT_GT(counted->counts.size(), size_t{1} << 16);
+    ASSERT_TRUE(SaveCounts(*counted, dir.File(name + "-map.counts")).ok());
+    ASSERT_TRUE(CountAndSave({path}, options, dir.File(name + ".counts")).ok());
+    EXPECT_EQ(internal::testing::ReadFileOrDie(dir.File(name + ".counts")),
+              internal::testing::ReadFileOrDie(dir.File(name + "-map.counts")))
+        << name;
+  }
+}
+
 TEST(ApiTest, CountFilesAddUpToTheCountOfTheWhole) {
   TempDir dir;
   std::vector<std::string> docs;

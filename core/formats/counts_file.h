@@ -25,6 +25,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "core/internal/parallelism.h"
 #include "core/internal/types.h"
 #include "core/train/pretoken_counts.h"
 
@@ -78,7 +79,8 @@ class CountRun {
  public:
   void Reserve(size_t pretokens, size_t bytes);
   void Add(absl::string_view pretoken, uint64_t count);
-  void Sort();
+  // Sorts the entries into the file's order; with workers, a share each, then merged.
+  void Sort(const Parallelism& parallelism = Parallelism());
   size_t size() const { return order_.size(); }
 
  private:
