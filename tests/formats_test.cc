@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <random>
@@ -134,6 +135,43 @@ TEST(FilesTest, CountFilesListPreTokensInByteOrder) {
   PreTokenCounts back;
   ASSERT_TRUE(ParseCountsFile(file, "t", &back).ok());
   EXPECT_EQ(back, counts);
+}
+
+// Runs sorted by several workers, a share each and then merged: the bytes of one run sorted
+// whole. Tied on their first 8 bytes, prefixes of each other, split at random among three
+// runs, and more of them than a run sorts on one thread.
+TEST(FilesTest, CountRunsSortedInPartsGiveTheBytesOfOne) {
+  PreTokenCounts counts;
+  std::mt19937 rng(5);
+  while (counts.size() < 140000) {
+    std::string word = rng() % 2 == 0 ? "abcdefgh" : "";
+    for (size_t n = 1 + rng() % 6; n > 0; --n)
+      word += static_cast<char>("abcdefgh\0\xff"[rng() % 10]);
+    counts[word] += 1 + rng() % 1000;
+  }
+  auto write = [](auto&& write_with) {
+    std::string file;
+    EXPECT_TRUE(write_with([&](absl::string_view bytes) {
+                  file.append(bytes.data(), bytes.size());
+                  return absl::OkStatus();
+                }).ok());
+    return file;
+  };
+  const std::string expected = write([&](auto sink) { return WriteCountsFile({}, counts, sink); });
+  for (size_t workers : {2, 3, 4}) {
+    Parallelism parallelism;
+    parallelism.workers = workers;
+    // The tasks one after the other, the last first: no task may count on another's being done.
+    parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+      for (size_t i = n; i-- > 0;) task(i);
+    };
+    std::vector<CountRun> runs(3);
+    // Half of them in the last run: enough to be sorted in parts.
+    for (const auto& [word, n] : counts) runs[std::min<size_t>(rng() % 4, 2)].Add(word, n);
+    for (CountRun& run : runs) run.Sort(parallelism);
+    EXPECT_EQ(write([&](auto sink) { return WriteCountsFile({}, runs, sink); }), expected)
+        << workers;
+  }
 }
 
 TEST(FilesTest, CountFilesOutOfOrderOrListingAPreTokenTwiceAreRefused) {
