@@ -135,6 +135,18 @@ struct CountsFileView {
 };
 absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::string_view name);
 
+// Appends an entry (u32 n, n bytes, u64 count), as a count file lays it out, to *entries (a
+// string of any allocator).
+template <typename String>
+void AppendCountEntry(absl::string_view pretoken, uint64_t count, String* entries) {
+  char length[4], n[8];
+  for (size_t i = 0; i < 4; ++i) length[i] = static_cast<char>(pretoken.size() >> (8 * i));
+  for (size_t i = 0; i < 8; ++i) n[i] = static_cast<char>(count >> (8 * i));
+  entries->append(length, 4);
+  entries->append(pretoken.data(), pretoken.size());
+  entries->append(n, 8);
+}
+
 // Calls fn(pre-token, count) for each entry of `entries`, a CountsFileView's or a part of it.
 template <typename Fn>
 void ForEachCount(absl::string_view entries, Fn&& fn) {
