@@ -138,9 +138,16 @@ struct CountFiles::Files {
     for (const internal::CountsFileView& view : views) entries.push_back(view.entries);
     return entries;
   }
-  // Distinct pre-tokens once they are added up, counted over `parts` (ranges of pre-tokens)
-  // by `threads` threads.
-  uint64_t Distinct(const std::vector<std::vector<absl::string_view>>& parts, int threads) const;
+  // Their entries added up, each pre-token once, laid out as one file's: in ranges of
+  // pre-tokens (in order) that `threads` threads merge apart as they read the files. The
+  // blocks are mapped of their own (huge_pages.h), so that freeing them gives their memory
+  // back.
+  using Block = std::basic_string<char, std::char_traits<char>, internal::HugePageAllocator<char>>;
+  struct Merged {
+    std::vector<Block> ranges;
+    uint64_t distinct = 0;
+  };
+  Merged Merge(int threads) const;
   // Trains on their counts added up (CountFiles::Train and TrainAndSave).
   absl::StatusOr<internal::TrainResult> Learn(const TrainOptions& options, bool spell_out);
 };
@@ -212,35 +219,18 @@ absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOption
         parts.size(), [&](size_t part, auto fn) { internal::ForEachCount(parts[part], fn); },
         view.distinct, job, release_all);
   } else {
-    // Merged as read, in ranges of pre-tokens that the workers take apart, into entries laid
-    // out as one file's, which then are the words. (Merged again to size the word table and
-    // again to fill it, the word table of two halves of web text took 0.54 s against 0.09 s
-    // for one file: bench/RESULTS.md.)
-    const std::vector<std::vector<absl::string_view>> parts =
-        internal::SplitCountsAlike(Entries(), 8 * internal::ThreadsToUse(options.threads));
-    // Blocks mapped of their own (huge_pages.h), so that freeing them gives their memory back.
-    using Entries =
-        std::basic_string<char, std::char_traits<char>, internal::HugePageAllocator<char>>;
-    std::vector<Entries> merged(parts.size());
-    std::atomic<uint64_t> distinct{0};
-    internal::RunInParallel(parts.size(), options.threads, [&](size_t part) {
-      size_t bytes = 0;  // at most the files' bytes of the range
-      for (absl::string_view entries : parts[part]) bytes += entries.size();
-      merged[part].reserve(bytes);
-      uint64_t here = 0;
-      ForEachMerged(parts[part], [&](absl::string_view pretoken, uint64_t n) {
-        internal::AppendCountEntry(pretoken, n, &merged[part]);
-        ++here;
-      });
-      distinct += here;
-    });
+    // Merged as read into entries laid out as one file's, which then are the words. (Merged
+    // again to size the word table and again to fill it, the word table of two halves of web
+    // text took 0.54 s against 0.09 s for one file: bench/RESULTS.md.)
+    Merged merged = Merge(options.threads);
     release_all();
+    std::vector<Block>& ranges = merged.ranges;
     result = internal::LearnFromDistinct(
-        merged.size(),
+        ranges.size(),
         [&](size_t part, auto fn) {
-          internal::ForEachCount(absl::string_view(merged[part].data(), merged[part].size()), fn);
+          internal::ForEachCount(absl::string_view(ranges[part].data(), ranges[part].size()), fn);
         },
-        distinct, job, [&] { std::vector<Entries>().swap(merged); });
+        merged.distinct, job, [&] { std::vector<Block>().swap(ranges); });
   }
   for (const internal::MappedFile& file : files) {
     BPEFORGE_RETURN_IF_ERROR(file.CheckUnchanged());
@@ -264,16 +254,32 @@ absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
   return SaveTrained(*result, options, dir);
 }
 
-uint64_t CountFiles::Files::Distinct(const std::vector<std::vector<absl::string_view>>& parts,
-                                     int threads) const {
-  if (views.size() == 1) return views[0].distinct;
+CountFiles::Files::Merged CountFiles::Files::Merge(int threads) const {
+  const std::vector<std::vector<absl::string_view>> parts =
+      internal::SplitCountsAlike(Entries(), 8 * internal::ThreadsToUse(threads));
+  Merged merged;
+  merged.ranges.resize(parts.size());
   std::atomic<uint64_t> distinct{0};
   internal::RunInParallel(parts.size(), threads, [&](size_t part) {
+    Block& out = merged.ranges[part];
+    size_t bytes = 0;  // at most the files' bytes of the range
+    for (absl::string_view entries : parts[part]) bytes += entries.size();
+    out.reserve(bytes);
     uint64_t here = 0;
-    ForEachMerged(parts[part], [&](absl::string_view, uint64_t) { ++here; });
+    ForEachMerged(parts[part], [&](absl::string_view pretoken, uint64_t n) {
+      internal::AppendCountEntry(pretoken, n, &out);
+      ++here;
+    });
     distinct += here;
+    // What is merged is not read again: the files' pages of the range go as the blocks grow.
+    for (size_t f = 0; f < files.size(); ++f) {
+      if (parts[part][f].empty()) continue;
+      files[f].Release(static_cast<size_t>(parts[part][f].data() - files[f].data().data()),
+                       parts[part][f].size());
+    }
   });
-  return distinct;
+  merged.distinct = distinct;
+  return merged;
 }
 
 absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
@@ -281,13 +287,15 @@ absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out = files_->counted;
-  out.distinct = files_->Distinct(
-      internal::SplitCountsAlike(files_->Entries(), 8 * internal::ThreadsToUse(0)), 0);
-  internal::CountFileMerger merger(files_->Entries());
-  BPEFORGE_RETURN_IF_ERROR(internal::WriteCountsFile(
-      HeaderOf(out), out.distinct,
-      [&](absl::string_view* word, uint64_t* n) { return merger.Next(word, n); },
-      [&](absl::string_view bytes) { return file.Write(bytes); }));
+  // Merged by all the threads, then written in order (merged as written, on one thread, two
+  // halves of web text took 0.80 s: bench/RESULTS.md).
+  Files::Merged merged = files_->Merge(0);
+  out.distinct = merged.distinct;
+  std::vector<absl::string_view> ranges;
+  for (const Files::Block& range : merged.ranges) ranges.emplace_back(range.data(), range.size());
+  BPEFORGE_RETURN_IF_ERROR(
+      internal::WriteCountsFile(HeaderOf(out), out.distinct, ranges,
+                                [&](absl::string_view bytes) { return file.Write(bytes); }));
   for (const internal::MappedFile& f : files_->files) {
     f.Release(0, f.data().size());
     BPEFORGE_RETURN_IF_ERROR(f.CheckUnchanged());

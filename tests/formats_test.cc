@@ -174,6 +174,32 @@ TEST(FilesTest, CountRunsSortedInPartsGiveTheBytesOfOne) {
   }
 }
 
+// Entries laid out already (AppendCountEntry), in blocks some of which are empty: the bytes of
+// the same entries written from a map.
+TEST(FilesTest, CountFilesWrittenFromBlocksOfEntries) {
+  PreTokenCounts counts;
+  for (const char* word : {"", "a", "ab", "abcdefghij", "b", "the", "\xff"}) {
+    counts[word] = std::string(word).size() + 7;
+  }
+  std::vector<std::pair<std::string, uint64_t>> sorted(counts.begin(), counts.end());
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::string> blocks(6);
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    AppendCountEntry(sorted[i].first, sorted[i].second, &blocks[i < 3 ? 1 : 4]);
+  }
+  auto written = [](auto write_with) {
+    std::string file;
+    EXPECT_TRUE(write_with([&](absl::string_view bytes) {
+                  file.append(bytes.data(), bytes.size());
+                  return absl::OkStatus();
+                }).ok());
+    return file;
+  };
+  const std::vector<absl::string_view> views(blocks.begin(), blocks.end());
+  EXPECT_EQ(written([&](auto sink) { return WriteCountsFile({}, counts.size(), views, sink); }),
+            written([&](auto sink) { return WriteCountsFile({}, counts, sink); }));
+}
+
 TEST(FilesTest, CountFilesOutOfOrderOrListingAPreTokenTwiceAreRefused) {
   // Checksummed, so only the order check can refuse them: files are merged as they are read,
   // which needs each sorted, each pre-token once.

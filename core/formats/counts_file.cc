@@ -183,6 +183,27 @@ absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
   return write(buffer);
 }
 
+absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
+                             const std::vector<absl::string_view>& entries,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write) {
+  size_t next = 0;
+  absl::string_view rest;  // of entries[next - 1]
+  return WriteCountsFile(
+      header, distinct,
+      [&](absl::string_view* pretoken, uint64_t* count) {
+        while (rest.empty()) {
+          if (next == entries.size()) return false;
+          rest = entries[next++];
+        }
+        const counts_file_internal::Entry entry = counts_file_internal::EntryAt(rest.data());
+        *pretoken = entry.pretoken;
+        *count = entry.count;
+        rest.remove_prefix(entry.size);
+        return true;
+      },
+      write);
+}
+
 absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,
                              absl::FunctionRef<absl::Status(absl::string_view)> write) {
   uint64_t distinct = 0;

@@ -110,6 +110,11 @@ absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<Count
 absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
                              absl::FunctionRef<bool(absl::string_view*, uint64_t*)> next,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
+// The same from entries laid out as the file lays them out (AppendCountEntry), in order, in
+// pieces: `distinct` entries in all.
+absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
+                             const std::vector<absl::string_view>& entries,
+                             absl::FunctionRef<absl::Status(absl::string_view)> write);
 // The same from a map.
 absl::Status WriteCountsFile(const CountsHeader& header, const PreTokenCounts& counts,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
