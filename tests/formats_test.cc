@@ -137,6 +137,17 @@ TEST(FilesTest, CountFilesListPreTokensInByteOrder) {
   EXPECT_EQ(back, counts);
 }
 
+// The bytes that write_with(write) gives a count file writer's `write`.
+template <typename WriteWith>
+std::string Written(WriteWith write_with) {
+  std::string file;
+  EXPECT_TRUE(write_with([&](absl::string_view bytes) {
+                file.append(bytes.data(), bytes.size());
+                return absl::OkStatus();
+              }).ok());
+  return file;
+}
+
 // Runs sorted by several workers, a share each and then merged: the bytes of one run sorted
 // whole. Tied on their first 8 bytes, prefixes of each other, split at random among three
 // runs, and more of them than a run sorts on one thread.
@@ -149,15 +160,8 @@ TEST(FilesTest, CountRunsSortedInPartsGiveTheBytesOfOne) {
       word += static_cast<char>("abcdefgh\0\xff"[rng() % 10]);
     counts[word] += 1 + rng() % 1000;
   }
-  auto write = [](auto&& write_with) {
-    std::string file;
-    EXPECT_TRUE(write_with([&](absl::string_view bytes) {
-                  file.append(bytes.data(), bytes.size());
-                  return absl::OkStatus();
-                }).ok());
-    return file;
-  };
-  const std::string expected = write([&](auto sink) { return WriteCountsFile({}, counts, sink); });
+  const std::string expected =
+      Written([&](auto sink) { return WriteCountsFile({}, counts, sink); });
   for (size_t workers : {2, 3, 4}) {
     Parallelism parallelism;
     parallelism.workers = workers;
@@ -169,7 +173,7 @@ TEST(FilesTest, CountRunsSortedInPartsGiveTheBytesOfOne) {
     // Half of them in the last run: enough to be sorted in parts.
     for (const auto& [word, n] : counts) runs[std::min<size_t>(rng() % 4, 2)].Add(word, n);
     for (CountRun& run : runs) run.Sort(parallelism);
-    EXPECT_EQ(write([&](auto sink) { return WriteCountsFile({}, runs, sink); }), expected)
+    EXPECT_EQ(Written([&](auto sink) { return WriteCountsFile({}, runs, sink); }), expected)
         << workers;
   }
 }
@@ -187,17 +191,9 @@ TEST(FilesTest, CountFilesWrittenFromBlocksOfEntries) {
   for (size_t i = 0; i < sorted.size(); ++i) {
     AppendCountEntry(sorted[i].first, sorted[i].second, &blocks[i < 3 ? 1 : 4]);
   }
-  auto written = [](auto write_with) {
-    std::string file;
-    EXPECT_TRUE(write_with([&](absl::string_view bytes) {
-                  file.append(bytes.data(), bytes.size());
-                  return absl::OkStatus();
-                }).ok());
-    return file;
-  };
   const std::vector<absl::string_view> views(blocks.begin(), blocks.end());
-  EXPECT_EQ(written([&](auto sink) { return WriteCountsFile({}, counts.size(), views, sink); }),
-            written([&](auto sink) { return WriteCountsFile({}, counts, sink); }));
+  EXPECT_EQ(Written([&](auto sink) { return WriteCountsFile({}, counts.size(), views, sink); }),
+            Written([&](auto sink) { return WriteCountsFile({}, counts, sink); }));
 }
 
 TEST(FilesTest, CountFilesOutOfOrderOrListingAPreTokenTwiceAreRefused) {
