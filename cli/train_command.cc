@@ -100,7 +100,7 @@ absl::StatusOr<TrainStats> TrainFromCountFiles(const TrainArgs& args,
   const double read_seconds = stopwatch.Seconds();
   absl::StatusOr<TrainStats> stats = files->TrainAndSave(*options, args.out_dir);
   if (!stats.ok()) return stats.status();
-  stats->pretokenize_seconds = read_seconds;
+  stats->pretokenize_seconds += read_seconds;  // with the adding up of several files
   stats->total_seconds += read_seconds;
   return stats;
 }
