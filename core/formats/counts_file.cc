@@ -77,6 +77,21 @@ uint32_t Crc32(uint32_t crc, absl::string_view bytes) {
   return crc;
 }
 
+// The file's bytes before its entries.
+std::string HeaderBytes(const CountsHeader& header, uint64_t distinct) {
+  std::string bytes(kCountsMagic);
+  Put<uint32_t>(&bytes, kVersion);
+  PutBytes(&bytes, header.pattern == Pattern::kCustom
+                       ? absl::StrCat(kCustomPrefix, header.custom_regex)
+                       : std::string(PatternName(header.pattern)));
+  Put<uint32_t>(&bytes, static_cast<uint32_t>(header.special_tokens.size()));
+  for (const std::string& s : header.special_tokens) PutBytes(&bytes, s);
+  Put<uint64_t>(&bytes, header.bytes);
+  Put<uint64_t>(&bytes, header.pretokens);
+  Put<uint64_t>(&bytes, distinct);
+  return bytes;
+}
+
 }  // namespace
 
 void CountRun::Reserve(size_t pretokens, size_t bytes) {
@@ -90,8 +105,7 @@ void CountRun::Add(absl::string_view pretoken, uint64_t count) {
   uint64_t prefix = 0;
   for (unsigned char b : first) prefix = prefix << 8 | b;
   order_.push_back({prefix, entries_.size()});
-  PutBytes(&entries_, pretoken);
-  Put<uint64_t>(&entries_, count);
+  AppendCountEntry(pretoken, count, &entries_);
 }
 
 void CountRun::Sort(const Parallelism& parallelism) {
@@ -151,29 +165,18 @@ absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
                              absl::FunctionRef<bool(absl::string_view*, uint64_t*)> next,
                              absl::FunctionRef<absl::Status(absl::string_view)> write) {
   uint32_t crc = Crc32(0, "");
-  std::string buffer;
+  std::string buffer = HeaderBytes(header, distinct);
   auto flush = [&]() -> absl::Status {
     crc = Crc32(crc, buffer);
     absl::Status s = write(buffer);
     buffer.clear();
     return s;
   };
-  buffer.append(kCountsMagic.data(), kCountsMagic.size());
-  Put<uint32_t>(&buffer, kVersion);
-  PutBytes(&buffer, header.pattern == Pattern::kCustom
-                        ? absl::StrCat(kCustomPrefix, header.custom_regex)
-                        : std::string(PatternName(header.pattern)));
-  Put<uint32_t>(&buffer, static_cast<uint32_t>(header.special_tokens.size()));
-  for (const std::string& s : header.special_tokens) PutBytes(&buffer, s);
-  Put<uint64_t>(&buffer, header.bytes);
-  Put<uint64_t>(&buffer, header.pretokens);
-  Put<uint64_t>(&buffer, distinct);
   absl::string_view pretoken;
   uint64_t count = 0;
   for (uint64_t i = 0; i < distinct; ++i) {
     if (!next(&pretoken, &count)) return absl::InternalError("fewer count entries than announced");
-    PutBytes(&buffer, pretoken);
-    Put<uint64_t>(&buffer, count);
+    AppendCountEntry(pretoken, count, &buffer);
     if (buffer.size() >= (1 << 20)) {
       BPEFORGE_RETURN_IF_ERROR(flush());
     }
@@ -186,22 +189,17 @@ absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
 absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
                              const std::vector<absl::string_view>& entries,
                              absl::FunctionRef<absl::Status(absl::string_view)> write) {
-  size_t next = 0;
-  absl::string_view rest;  // of entries[next - 1]
-  return WriteCountsFile(
-      header, distinct,
-      [&](absl::string_view* pretoken, uint64_t* count) {
-        while (rest.empty()) {
-          if (next == entries.size()) return false;
-          rest = entries[next++];
-        }
-        const counts_file_internal::Entry entry = counts_file_internal::EntryAt(rest.data());
-        *pretoken = entry.pretoken;
-        *count = entry.count;
-        rest.remove_prefix(entry.size);
-        return true;
-      },
-      write);
+  // The entries are the file's bytes already: written as they are.
+  const std::string head = HeaderBytes(header, distinct);
+  uint32_t crc = Crc32(Crc32(0, ""), head);
+  BPEFORGE_RETURN_IF_ERROR(write(head));
+  for (absl::string_view block : entries) {
+    crc = Crc32(crc, block);
+    BPEFORGE_RETURN_IF_ERROR(write(block));
+  }
+  std::string tail;
+  Put<uint32_t>(&tail, crc);
+  return write(tail);
 }
 
 absl::Status WriteCountsFile(const CountsHeader& header, const std::vector<CountRun>& runs,

@@ -111,7 +111,7 @@ absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
                              absl::FunctionRef<bool(absl::string_view*, uint64_t*)> next,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
 // The same from entries laid out as the file lays them out (AppendCountEntry), in order, in
-// pieces: `distinct` entries in all.
+// pieces, written as they are: `distinct` entries in all.
 absl::Status WriteCountsFile(const CountsHeader& header, uint64_t distinct,
                              const std::vector<absl::string_view>& entries,
                              absl::FunctionRef<absl::Status(absl::string_view)> write);
@@ -141,7 +141,7 @@ struct CountsFileView {
 absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::string_view name);
 
 // Appends an entry (u32 n, n bytes, u64 count), as a count file lays it out, to *entries (a
-// string of any allocator).
+// string of any allocator). Every writer of entries goes through it.
 template <typename String>
 void AppendCountEntry(absl::string_view pretoken, uint64_t count, String* entries) {
   char length[4], n[8];
