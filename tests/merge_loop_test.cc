@@ -273,6 +273,31 @@ TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
   }
 }
 
+// Words of 2 to 40 symbols, so that pairs lie in every lane of the rewrite's search (8 symbols
+// of 16 bits or 4 of 32 compared at once) and across the ends of its steps, and the table's
+// last word ends where its memory does, with both widths of symbol and with the words split.
+TEST(LearnMergesTest, PairsAnywhereInLongerWordsAgreeWithTheNaiveMerger) {
+  std::mt19937_64 rng(17);
+  const Parallelism split = SplitOneAfterAnother(3);
+  for (int round = 0; round < 20; ++round) {
+    const std::string alphabet = round % 2 == 0 ? "abc" : "abcdefg";
+    std::map<std::string, uint64_t> distinct;
+    for (int w = 0; w < 40; ++w) {
+      std::string word;
+      for (size_t n = 2 + rng() % 39; n > 0; --n) word += alphabet[rng() % alphabet.size()];
+      distinct[word] += 1 + rng() % 5;
+    }
+    const WordCounts words(distinct.begin(), distinct.end());
+    const Merges want = NaiveMerges(words, 80);
+    for (const Parallelism& parallelism : {Parallelism{}, split}) {
+      WordTable wide = TableOf(words);
+      EXPECT_EQ(LearnMerges(wide, 80, nullptr, parallelism), want) << round;
+      NarrowWordTable narrow = TableOf<NarrowWordTable>(words);
+      EXPECT_EQ(LearnMerges(narrow, 80, nullptr, parallelism), want) << round << " narrow";
+    }
+  }
+}
+
 // 16-bit symbols hold ids up to 65,535: a NarrowWordTable asked for more merges than that is
 // widened first. Here the words allow more than 65,280 merges, so ids beyond 16 bits are made;
 // the 32-bit table's merges are the reference (the naive merger would take minutes). A table

@@ -6,6 +6,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "core/internal/huge_pages.h"
@@ -114,6 +118,42 @@ class MergeChanges {
   std::vector<uint32_t> touched_left_, touched_right_;
 };
 
+// The place of the first `left right` in s[0..n), or n. The symbols from s on may be read up
+// to `readable_end`. Where SSE2 is there, 16 bytes of symbols are compared at a time: 45% of
+// the merge loop's visits to words find the pair gone (web text, 32k), and the symbol-by-symbol
+// search branched on every symbol; a word is now passed over with one test, and a rewrite
+// starts at its first occurrence (merge phase 0.94 on web 1 GB, bench/RESULTS.md).
+template <typename Symbol>
+uint32_t FindPair(const Symbol* s, uint32_t n, uint32_t left, uint32_t right,
+                  const Symbol* readable_end) {
+  uint32_t i = 0;
+#if defined(__SSE2__)
+  constexpr uint32_t kLanes = 16 / sizeof(Symbol);
+  const auto eq = [](__m128i a, __m128i b) {
+    return sizeof(Symbol) == 2 ? _mm_cmpeq_epi16(a, b) : _mm_cmpeq_epi32(a, b);
+  };
+  const __m128i l = sizeof(Symbol) == 2 ? _mm_set1_epi16(static_cast<int16_t>(left))
+                                        : _mm_set1_epi32(static_cast<int32_t>(left));
+  const __m128i r = sizeof(Symbol) == 2 ? _mm_set1_epi16(static_cast<int16_t>(right))
+                                        : _mm_set1_epi32(static_cast<int32_t>(right));
+  for (; i + 1 < n && s + i + 1 + kLanes <= readable_end; i += kLanes) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 1));
+    const auto bits = static_cast<uint32_t>(_mm_movemask_epi8(_mm_and_si128(eq(a, l), eq(b, r))));
+    if (bits != 0) {
+      // Lanes past the word's last pair compared the next word's bytes: a first match there
+      // means none in this word.
+      const uint32_t at = i + static_cast<uint32_t>(__builtin_ctz(bits)) / sizeof(Symbol);
+      return at + 1 < n ? at : n;
+    }
+  }
+#endif
+  for (; i + 1 < n; ++i) {
+    if (s[i] == left && s[i + 1] == right) return i;
+  }
+  return n;
+}
+
 // Rewrites every `left right` in word w (left to right, non-overlapping) as `merged`, and
 // records each occurrence's neighbours. (left, right) itself is dropped wholesale after the
 // merge.
@@ -122,9 +162,10 @@ void MergeWord(BasicWordTable<Symbol>& words, uint32_t w, uint32_t left, uint32_
                uint32_t merged, MergeChanges& changes) {
   Symbol* s = words.symbols(w);
   const uint32_t n = words.length(w);
+  uint32_t out = FindPair<Symbol>(s, n, left, right, words.symbols_end());
+  if (out == n) return;
   const auto f = static_cast<int64_t>(words.count(w));
-  uint32_t out = 0;
-  for (uint32_t i = 0; i < n;) {
+  for (uint32_t i = out; i < n;) {
     if (i + 1 < n && s[i] == left && s[i + 1] == right) {
       if (out > 0) changes.Add(Side::kLeft, s[out - 1], f, w);
       if (i + 2 < n) changes.Add(Side::kRight, s[i + 2], f, w);

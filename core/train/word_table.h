@@ -91,6 +91,8 @@ class BasicWordTable {
     std::memcpy(arena_.data() + w + kLengthAt, &n, sizeof(n));
   }
   const Symbol* symbols(WordId w) const { return arena_.data() + w + kHeader; }
+  // Where the last word's symbols end: a word's symbols may be read past its end up to here.
+  const Symbol* symbols_end() const { return arena_.data() + arena_.size(); }
   Symbol* symbols(WordId w) { return arena_.data() + w + kHeader; }
 
   // A record of up to 64 bytes (13 symbols of 32 bits, 26 of 16) spans at most two cache
