@@ -298,6 +298,20 @@ TEST(LearnMergesTest, PairsAnywhereInLongerWordsAgreeWithTheNaiveMerger) {
   }
 }
 
+// A word's count and length lie just before its symbols, and the search for a pair reads them
+// along with the symbols of a short word: a count of 97 ('a') followed by zeros spells the pair
+// "a\0" there, and must not be taken for an occurrence.
+TEST(LearnMergesTest, AWordsCountIsNotTakenForItsSymbols) {
+  using std::string_literals::operator""s;
+  const WordCounts words = {{"a\0"s, 97}, {"ba\0"s, 97}, {"cba\0"s, 97}, {"dcba\0"s, 97}};
+  const Merges want = NaiveMerges(words, 10);
+  ASSERT_EQ(want.front(), std::make_pair("a"s, "\0"s));
+  WordTable wide = TableOf(words);
+  EXPECT_EQ(LearnMerges(wide, 10), want);
+  NarrowWordTable narrow = TableOf<NarrowWordTable>(words);
+  EXPECT_EQ(LearnMerges(narrow, 10), want);
+}
+
 // 16-bit symbols hold ids up to 65,535: a NarrowWordTable asked for more merges than that is
 // widened first. Here the words allow more than 65,280 merges, so ids beyond 16 bits are made;
 // the 32-bit table's merges are the reference (the naive merger would take minutes). A table

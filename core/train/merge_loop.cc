@@ -118,35 +118,47 @@ class MergeChanges {
   std::vector<uint32_t> touched_left_, touched_right_;
 };
 
-// The place of the first `left right` in s[0..n), or n. The symbols from s on may be read up
-// to `readable_end`. Where SSE2 is there, 16 bytes of symbols are compared at a time: 45% of
-// the merge loop's visits to words find the pair gone (web text, 32k), and the symbol-by-symbol
-// search branched on every symbol; a word is now passed over with one test, and a rewrite
-// starts at its first occurrence (merge phase 0.94 on web 1 GB, bench/RESULTS.md).
+// The place of the first `left right` in s[0..n), or n; the `before` symbols before s may be
+// read too (a word's count and length, in its record). Where SSE2 is there, 16 bytes of
+// symbols are compared at a time: 45% of the merge loop's visits to words find the pair gone
+// (web text, 32k), and the symbol-by-symbol search branched on every symbol; a word is now
+// passed over with one or two tests, and a rewrite starts at its first occurrence (the merge
+// loop in 0.92-0.94 of the time, bench/RESULTS.md). Nothing past the word is read: the word
+// after it may be another thread's to rewrite.
 template <typename Symbol>
-uint32_t FindPair(const Symbol* s, uint32_t n, uint32_t left, uint32_t right,
-                  const Symbol* readable_end) {
+uint32_t FindPair(const Symbol* s, uint32_t n, uint32_t left, uint32_t right, size_t before) {
   uint32_t i = 0;
 #if defined(__SSE2__)
   constexpr uint32_t kLanes = 16 / sizeof(Symbol);
-  const auto eq = [](__m128i a, __m128i b) {
-    return sizeof(Symbol) == 2 ? _mm_cmpeq_epi16(a, b) : _mm_cmpeq_epi32(a, b);
-  };
   const __m128i l = sizeof(Symbol) == 2 ? _mm_set1_epi16(static_cast<int16_t>(left))
                                         : _mm_set1_epi32(static_cast<int32_t>(left));
   const __m128i r = sizeof(Symbol) == 2 ? _mm_set1_epi16(static_cast<int16_t>(right))
                                         : _mm_set1_epi32(static_cast<int32_t>(right));
-  for (; i + 1 < n && s + i + 1 + kLanes <= readable_end; i += kLanes) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 1));
-    const auto bits = static_cast<uint32_t>(_mm_movemask_epi8(_mm_and_si128(eq(a, l), eq(b, r))));
-    if (bits != 0) {
-      // Lanes past the word's last pair compared the next word's bytes: a first match there
-      // means none in this word.
-      const uint32_t at = i + static_cast<uint32_t>(__builtin_ctz(bits)) / sizeof(Symbol);
-      return at + 1 < n ? at : n;
+  // A bit per byte of each lane whose pair, starting at that lane's symbol, is `left right`.
+  const auto matches = [&](const Symbol* at) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 1));
+    const __m128i both = sizeof(Symbol) == 2
+                             ? _mm_and_si128(_mm_cmpeq_epi16(a, l), _mm_cmpeq_epi16(b, r))
+                             : _mm_and_si128(_mm_cmpeq_epi32(a, l), _mm_cmpeq_epi32(b, r));
+    return static_cast<uint32_t>(_mm_movemask_epi8(both));
+  };
+  for (; i + kLanes + 1 <= n; i += kLanes) {  // steps wholly inside the word
+    if (const uint32_t bits = matches(s + i); bits != 0) {
+      return i + static_cast<uint32_t>(__builtin_ctz(bits)) / sizeof(Symbol);
     }
   }
+  if (i + 1 >= n) return n;
+  // The pairs left, in one step that ends where the word does and starts before i (within the
+  // word, or its record's count and length before it): the lanes before i are not looked at.
+  const auto q = static_cast<int64_t>(n) - 1 - kLanes;
+  if (q >= -static_cast<int64_t>(before)) {
+    const uint32_t skipped = static_cast<uint32_t>(i - q) * sizeof(Symbol);  // 2 to 14 bytes
+    const uint32_t bits = matches(s + q) & ~((uint32_t{1} << skipped) - 1);
+    return bits != 0 ? static_cast<uint32_t>(q + __builtin_ctz(bits) / sizeof(Symbol)) : n;
+  }
+#else
+  (void)before;
 #endif
   for (; i + 1 < n; ++i) {
     if (s[i] == left && s[i + 1] == right) return i;
@@ -162,7 +174,7 @@ void MergeWord(BasicWordTable<Symbol>& words, uint32_t w, uint32_t left, uint32_
                uint32_t merged, MergeChanges& changes) {
   Symbol* s = words.symbols(w);
   const uint32_t n = words.length(w);
-  uint32_t out = FindPair<Symbol>(s, n, left, right, words.symbols_end());
+  uint32_t out = FindPair<Symbol>(s, n, left, right, BasicWordTable<Symbol>::kUnitsBefore);
   if (out == n) return;
   const auto f = static_cast<int64_t>(words.count(w));
   for (uint32_t i = out; i < n;) {

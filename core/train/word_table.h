@@ -91,9 +91,11 @@ class BasicWordTable {
     std::memcpy(arena_.data() + w + kLengthAt, &n, sizeof(n));
   }
   const Symbol* symbols(WordId w) const { return arena_.data() + w + kHeader; }
-  // Where the last word's symbols end: a word's symbols may be read past its end up to here.
-  const Symbol* symbols_end() const { return arena_.data() + arena_.size(); }
   Symbol* symbols(WordId w) { return arena_.data() + w + kHeader; }
+
+  // The units of a word's record before its symbols (its count and length): they may be read
+  // as part of the word.
+  static constexpr size_t kUnitsBefore = sizeof(uint64_t) / sizeof(Symbol) + 4 / sizeof(Symbol);
 
   // A record of up to 64 bytes (13 symbols of 32 bits, 26 of 16) spans at most two cache
   // lines: both are fetched.
@@ -107,6 +109,7 @@ class BasicWordTable {
   // The count, then the length, then the symbols, at these offsets in symbols.
   static constexpr size_t kLengthAt = sizeof(uint64_t) / sizeof(Symbol);
   static constexpr size_t kHeader = kLengthAt + sizeof(uint32_t) / sizeof(Symbol);
+  static_assert(kHeader == kUnitsBefore);
   // Resize leaves the units to Put, rather than zeroing hundreds of MB on one thread first.
   template <typename T>
   struct UnzeroedAllocator : HugePageAllocator<T> {
