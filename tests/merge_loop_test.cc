@@ -31,6 +31,21 @@ Table TableOf(const WordCounts& words) {
   return table;
 }
 
+// `n` random words of `min_length` to `max_length` letters of `alphabet`, each counted 1 to
+// `max_count` times (a word drawn twice is counted for both).
+WordCounts RandomWords(std::mt19937_64& rng, int n, const std::string& alphabet, size_t min_length,
+                       size_t max_length, uint64_t max_count) {
+  std::map<std::string, uint64_t> distinct;
+  for (int w = 0; w < n; ++w) {
+    std::string word;
+    for (size_t k = min_length + rng() % (max_length - min_length + 1); k > 0; --k) {
+      word += alphabet[rng() % alphabet.size()];
+    }
+    distinct[word] += 1 + rng() % max_count;
+  }
+  return WordCounts(distinct.begin(), distinct.end());
+}
+
 // The specification, spelled out (tests/reference_trainer.cc): count every adjacent pair of
 // every word, weighted by its count; merge the most frequent (ties: the greater pair of byte
 // strings) everywhere; repeat.
@@ -242,14 +257,7 @@ TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
   std::mt19937_64 rng(5);
   const Parallelism split = SplitOneAfterAnother(3);
   for (int round = 0; round < 40; ++round) {
-    const std::string alphabet = round % 2 == 0 ? "ab" : "abcde";
-    std::map<std::string, uint64_t> distinct;
-    for (int w = 0; w < 30; ++w) {
-      std::string word;
-      for (size_t n = 1 + rng() % 9; n > 0; --n) word += alphabet[rng() % alphabet.size()];
-      distinct[word] += 1 + rng() % 4;
-    }
-    const WordCounts words(distinct.begin(), distinct.end());
+    const WordCounts words = RandomWords(rng, 30, round % 2 == 0 ? "ab" : "abcde", 1, 9, 4);
     const Merges want = NaiveMerges(words, 40);
     WordTable serial = TableOf(words);
     EXPECT_EQ(LearnMerges(serial, 40), want) << round;
@@ -274,20 +282,13 @@ TEST(LearnMergesTest, AgreesWithTheNaiveMerger) {
 }
 
 // Words of 2 to 40 symbols, so that pairs lie in every lane of the rewrite's search (8 symbols
-// of 16 bits or 4 of 32 compared at once) and across the ends of its steps, and the table's
-// last word ends where its memory does, with both widths of symbol and with the words split.
+// of 16 bits or 4 of 32 compared at once), across the ends of its steps and in its last step,
+// which ends at the word's end; with both widths of symbol, whole and with the words split.
 TEST(LearnMergesTest, PairsAnywhereInLongerWordsAgreeWithTheNaiveMerger) {
   std::mt19937_64 rng(17);
   const Parallelism split = SplitOneAfterAnother(3);
   for (int round = 0; round < 20; ++round) {
-    const std::string alphabet = round % 2 == 0 ? "abc" : "abcdefg";
-    std::map<std::string, uint64_t> distinct;
-    for (int w = 0; w < 40; ++w) {
-      std::string word;
-      for (size_t n = 2 + rng() % 39; n > 0; --n) word += alphabet[rng() % alphabet.size()];
-      distinct[word] += 1 + rng() % 5;
-    }
-    const WordCounts words(distinct.begin(), distinct.end());
+    const WordCounts words = RandomWords(rng, 40, round % 2 == 0 ? "abc" : "abcdefg", 2, 40, 5);
     const Merges want = NaiveMerges(words, 80);
     for (const Parallelism& parallelism : {Parallelism{}, split}) {
       WordTable wide = TableOf(words);
