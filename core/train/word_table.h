@@ -93,10 +93,6 @@ class BasicWordTable {
   const Symbol* symbols(WordId w) const { return arena_.data() + w + kHeader; }
   Symbol* symbols(WordId w) { return arena_.data() + w + kHeader; }
 
-  // The units of a word's record before its symbols (its count and length): they may be read
-  // as part of the word.
-  static constexpr size_t kUnitsBefore = sizeof(uint64_t) / sizeof(Symbol) + 4 / sizeof(Symbol);
-
   // A record of up to 64 bytes (13 symbols of 32 bits, 26 of 16) spans at most two cache
   // lines: both are fetched.
   void Prefetch(WordId w) const {
@@ -109,7 +105,13 @@ class BasicWordTable {
   // The count, then the length, then the symbols, at these offsets in symbols.
   static constexpr size_t kLengthAt = sizeof(uint64_t) / sizeof(Symbol);
   static constexpr size_t kHeader = kLengthAt + sizeof(uint32_t) / sizeof(Symbol);
-  static_assert(kHeader == kUnitsBefore);
+
+ public:
+  // The units of a word's record before its symbols (its count and length): they may be read
+  // as part of the word.
+  static constexpr size_t kUnitsBefore = kHeader;
+
+ private:
   // Resize leaves the units to Put, rather than zeroing hundreds of MB on one thread first.
   template <typename T>
   struct UnzeroedAllocator : HugePageAllocator<T> {
