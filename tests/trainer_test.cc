@@ -26,7 +26,8 @@ using testing::TempDir;
 TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& specials, int threads = 2,
                       size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2,
-                      MergeRules rules = {}, const std::string& custom_regex = "") {
+                      MergeRules rules = {}, const std::string& custom_regex = "",
+                      size_t min_split_words = 1) {
   TrainJob options;
   for (size_t i = 0; i < docs.size(); ++i) {
     options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
@@ -41,7 +42,7 @@ TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, 
   options.custom_regex = custom_regex;
   // Every merge with threads > 1 splits its word rewrites among them, however few words it
   // has: the comparisons below then cover the split path, which large corpora take.
-  options.min_split_words = 1;
+  options.min_split_words = min_split_words;
   absl::StatusOr<TrainResult> result = Train(options);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *std::move(result) : TrainResult{};
@@ -277,6 +278,27 @@ TEST(TrainerTest, ThreadAndChunkInvariance) {
         ASSERT_EQ(r.stats.pretokens, base.stats.pretokens);
         ASSERT_EQ(r.stats.distinct_pretokens, base.stats.distinct_pretokens);
       }
+    }
+  }
+}
+
+// With a split threshold above most merges' words, each merge the count changes of the one
+// before cannot alter is rewritten on one worker while those changes are applied on another
+// (LearnMergeTree, step 4e), at once here: the merges are those of one thread.
+TEST(TrainerTest, MergesRewrittenWhileCountsChangeAreTheSame) {
+  testing::TextGenOptions gen;
+  gen.fragments = 20000;
+  gen.special_tokens = {"<|endoftext|>"};
+  const std::vector<std::string> docs = {testing::RandomText(9, gen)};
+  TempDir dir;
+  const TrainResult base = TrainDocs(dir, docs, 1000, {"<|endoftext|>"}, 1);
+  ASSERT_GT(base.trained.merges.size(), 500u);
+  for (int threads : {2, 4}) {
+    for (size_t min_split_words : {size_t{8}, size_t{64}, size_t{4096}}) {
+      const TrainResult r = TrainDocs(dir, docs, 1000, {"<|endoftext|>"}, threads, 1 << 20,
+                                      Pattern::kGpt2, {}, "", min_split_words);
+      ASSERT_EQ(r.trained.merges, base.trained.merges)
+          << threads << " threads, split from " << min_split_words;
     }
   }
 }

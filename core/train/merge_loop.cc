@@ -52,6 +52,11 @@ constexpr int64_t kTrackedFrom = 16;
 constexpr size_t kWordsPerPair = 4;
 // Words of the next merge fetched during this one (LearnMergeTree, step 4c).
 constexpr size_t kNextWords = 4;
+// The fewest words of a merge rewritten on another worker while the merge before it applies
+// its changes (LearnMergeTree, step 4e): a hand-over costs microseconds, as much as a few
+// dozen words take (web 1 GB to 200k, where most merges are of a few words: thresholds of 0,
+// 8, 32 and 128 measured, 32 kept, the differences within the noise; bench/RESULTS.md).
+constexpr size_t kMinWordsBeside = 32;
 
 // The count changes of one merge of (a, b) into t, by neighbour. An occurrence with P on its
 // left turns a (P, a) into a (P, t), one with N on its right a (b, N) into a (t, N): both pairs
@@ -229,10 +234,8 @@ class Rewriter {
   // Rewrites `left right` as `merged` in every word of `visit`; returns the count changes
   // (cleared by the next call).
   MergeChanges& Merge(const WordList& visit, uint32_t left, uint32_t right, uint32_t merged) {
-    const size_t parts =
-        visit.size() >= std::max<size_t>(parallelism_.min_split_words, 1) ? workers_ : 1;
+    const size_t parts = Splits(visit.size()) ? workers_ : 1;
     auto rewrite_part = [&](size_t part) {
-      constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
       const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
       for (size_t i = begin; i < end; ++i) {
         if (i + kAhead < end) words_.Prefetch(visit[i + kAhead]);
@@ -252,6 +255,25 @@ class Rewriter {
     return changes_[0];
   }
 
+  // Merge for a merge of fewer words than the split threshold, on the calling thread, while
+  // the count changes of the merge before it, in `applying`, are read on another: the changes
+  // go to a set of their own.
+  MergeChanges& MergeBeside(const WordList& visit, uint32_t left, uint32_t right, uint32_t merged,
+                            const MergeChanges& applying) {
+    MergeChanges& changes = &applying == &beside_[0] ? beside_[1] : beside_[0];
+    changes.Clear();
+    changes.Prepare(merged + 1);
+    for (size_t i = 0; i < visit.size(); ++i) {
+      if (i + kAhead < visit.size()) words_.Prefetch(visit[i + kAhead]);
+      MergeAnyWord(visit[i], left, right, merged, changes);
+    }
+    return changes;
+  }
+  // Whether Merge splits a merge of `words` words among the workers.
+  bool Splits(size_t words) const {
+    return workers_ > 1 && words >= std::max<size_t>(parallelism_.min_split_words, 1);
+  }
+
   // The indexed words, whose runs in the word table keep merged-away positions.
   const IndexedWords& indexed() const { return indexed_; }
 
@@ -268,12 +290,15 @@ class Rewriter {
     }
   }
 
+  static constexpr size_t kAhead = 8;  // words in flight: the walk is bound by memory latency
+
   BasicWordTable<Symbol>& words_;
   const Parallelism& parallelism_;
   const size_t workers_;
   const size_t min_indexed_;
   IndexedWords indexed_;
   std::vector<MergeChanges> changes_;  // one per part of a merge's words
+  MergeChanges beside_[2];             // MergeBeside's, in turn
 };
 
 // The pairs of words[ids[begin..end)), the indexed ones read through their index.
@@ -449,37 +474,53 @@ TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
 
     // 4. Merge the most frequent pair until the vocabulary is full or no pair is left.
     Rewriter<Symbol> rewriter(words, parallelism, min_indexed_length);
+    // The next merge's pair when it was known before this merge's changes were applied (step
+    // 4e), taken out of the table; and its changes once its words are rewritten.
+    std::optional<PairKey> next_pair;
+    typename PairTable::node_type next_node;
+    MergeChanges* next_changes = nullptr;
     while (tokens.merges() < max_merges) {
-      // 4a. The most frequent pair; ties go to the greater pair of byte strings.
-      std::optional<PairKey> best = queue.PopMax(current_count);
-      if (tracked_from > 1 && (!best || current_count(*best) < tracked_from)) {
-        tracked_from = 1;
-        keep(CountPairs(words, rewriter.indexed(), parallelism));
-        best = queue.PopMax(current_count);
+      PairKey best;
+      typename PairTable::node_type node;
+      MergeChanges* changes = std::exchange(next_changes, nullptr);
+      if (next_pair) {
+        best = *std::exchange(next_pair, std::nullopt);
+        node = std::move(next_node);
+      } else {
+        // 4a. The most frequent pair; ties go to the greater pair of byte strings.
+        std::optional<PairKey> top = queue.PopMax(current_count);
+        if (tracked_from > 1 && (!top || current_count(*top) < tracked_from)) {
+          tracked_from = 1;
+          keep(CountPairs(words, rewriter.indexed(), parallelism));
+          top = queue.PopMax(current_count);
+        }
+        if (!top) break;
+        // The most frequent pair is below the minimum, so every other is too.
+        if (static_cast<uint64_t>(current_count(*top)) < rules.min_frequency) break;
+        best = *top;
+        node = pairs.extract(best);
       }
-      if (!best) break;
-      // The most frequent pair is below the minimum, so every other is too.
-      if (static_cast<uint64_t>(current_count(*best)) < rules.min_frequency) break;
 
       // 4b. Record the merge and the token it makes.
-      const uint32_t left = PairLeft(*best), right = PairRight(*best);
+      const uint32_t left = PairLeft(best), right = PairRight(best);
       const uint32_t token = tokens.Add(left, right);
 
       // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbours of the
       //     occurrences it merges.
-      auto node = pairs.extract(*best);
-      // The first words of the pair likely merged next (the queue's top) are fetched now, so
-      // that their misses overlap this merge: most merges are small, rewritten on one thread,
-      // and each begins with a miss per word until its own prefetches are ahead.
-      if (const std::optional<PairKey> next = queue.Top()) {
-        if (auto it = pairs.find(*next); it != pairs.end()) {
-          const WordList& next_words = it->second.words;
-          for (size_t i = 0; i < std::min<size_t>(next_words.size(), kNextWords); ++i) {
-            words.Prefetch(next_words[i]);
+      if (changes == nullptr) {
+        // The first words of the pair likely merged next (the queue's top) are fetched now, so
+        // that their misses overlap this merge: most merges are small, rewritten on one
+        // thread, and each begins with a miss per word until its own prefetches are ahead.
+        if (const std::optional<PairKey> next = queue.Top()) {
+          if (auto it = pairs.find(*next); it != pairs.end()) {
+            const WordList& next_words = it->second.words;
+            for (size_t i = 0; i < std::min<size_t>(next_words.size(), kNextWords); ++i) {
+              words.Prefetch(next_words[i]);
+            }
           }
         }
+        changes = &rewriter.Merge(node.mapped().words, left, right, token);
       }
-      MergeChanges& changes = rewriter.Merge(node.mapped().words, left, right, token);
 
       // 4d. Apply the changes to the counts, and queue the new pairs. Their slots in the large
       //     pair table miss the caches: each is fetched some entries ahead, so misses overlap.
@@ -496,7 +537,7 @@ TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
       auto for_each_touched = [&](auto pair_of, auto fn) {
         constexpr size_t kAhead = 16;
         for (const Side side : {Side::kLeft, Side::kRight}) {
-          const std::vector<uint32_t>& touched = changes.touched(side);
+          const std::vector<uint32_t>& touched = changes->touched(side);
           for (size_t i = 0; i < touched.size() && i < kAhead; ++i) {
             pairs.prefetch(pair_of(side, touched[i]));
           }
@@ -506,26 +547,68 @@ TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
           }
         }
       };
-      // The gains first: each is a new pair (it holds the new token; no two sides make the
-      // same one, since a right neighbour is never the new token), its word list complete.
-      // Then the losses, which may take back part of a gain: (t, a) where "a b a b" merged.
-      for_each_touched(gained, [&](Side side, uint32_t n) {
-        MergeChanges::Moved& moved = changes.at(side, n);
-        if (moved.count < tracked_from) return;  // too few to be kept
-        const PairKey pair = gained(side, n);
-        PairInfo& info = pairs[pair];
-        info.count += moved.count;
-        info.words = std::move(moved.words);
-        if (may_merge(pair)) queue.Push(pair, info.count);
-      });
-      for_each_touched(lost, [&](Side side, uint32_t n) {
-        const PairKey pair = lost(side, n);
-        if (pair == *best) return;  // merging (a, a): gone already
-        auto it = pairs.find(pair);
-        if (it == pairs.end()) return;  // a pair not kept
-        it->second.count -= changes.at(side, n).count;
-        if (it->second.count <= 0) pairs.erase(it);
-      });
+      auto apply_changes = [&] {
+        // The gains first: each is a new pair (it holds the new token; no two sides make the
+        // same one, since a right neighbour is never the new token), its word list complete.
+        // Then the losses, which may take back part of a gain: (t, a) where "a b a b" merged.
+        for_each_touched(gained, [&](Side side, uint32_t n) {
+          MergeChanges::Moved& moved = changes->at(side, n);
+          if (moved.count < tracked_from) return;  // too few to be kept
+          const PairKey pair = gained(side, n);
+          PairInfo& info = pairs[pair];
+          info.count += moved.count;
+          info.words = std::move(moved.words);
+          if (may_merge(pair)) queue.Push(pair, info.count);
+        });
+        for_each_touched(lost, [&](Side side, uint32_t n) {
+          const PairKey pair = lost(side, n);
+          if (pair == best) return;  // merging (a, a): gone already
+          auto it = pairs.find(pair);
+          if (it == pairs.end()) return;  // a pair not kept
+          it->second.count -= changes->at(side, n).count;
+          if (it->second.count <= 0) pairs.erase(it);
+        });
+      };
+
+      // 4e. The next merge's pair is often known before these changes are applied: the
+      //     queue's best now stays the best if they lower no count of it (it is no (P, a) or
+      //     (b, N)) and make no pair that outranks it (a gained pair counts at most its entry's
+      //     count). Its words, when too few to split (and not too few to hand over), are then
+      //     rewritten on another worker while this one applies the changes: most merges are
+      //     that small, and the changes are applied on one thread (the merge phase of web 1 GB
+      //     to 32k in 0.93-0.95 of the time, bench/RESULTS.md). Only where sure: the merges
+      //     are the same for any number of workers.
+      if (Workers(parallelism) > 1 && tokens.merges() < max_merges) {
+        if (const std::optional<PairKey> top = queue.PopMax(current_count)) {
+          const int64_t count = current_count(*top);
+          bool sure = count >= tracked_from &&
+                      static_cast<uint64_t>(count) >= rules.min_frequency &&
+                      PairRight(*top) != left && PairLeft(*top) != right;
+          for (const Side side : {Side::kLeft, Side::kRight}) {
+            for (size_t i = 0; sure && i < changes->touched(side).size(); ++i) {
+              const uint32_t n = changes->touched(side)[i];
+              const int64_t gain = changes->at(side, n).count;
+              sure = gain < count || !queue.Outranks(gained(side, n), gain, *top, count);
+            }
+          }
+          if (sure) {
+            next_pair = top;
+            next_node = pairs.extract(*top);
+          } else {
+            queue.Push(*top, count);
+          }
+        }
+      }
+      if (next_pair && next_node.mapped().words.size() >= kMinWordsBeside &&
+          !rewriter.Splits(next_node.mapped().words.size())) {
+        RunParts(parallelism, 2, [&](size_t part) {
+          if (part == 0) return apply_changes();
+          next_changes = &rewriter.MergeBeside(next_node.mapped().words, PairLeft(*next_pair),
+                                               PairRight(*next_pair), token + 1, *changes);
+        });
+      } else {
+        apply_changes();
+      }
       if (progress && tokens.merges() % 1000 == 0) progress(tokens.merges());
       if (cancel != nullptr && tokens.merges() % 64 == 0 &&
           cancel->load(std::memory_order_relaxed)) {

@@ -59,6 +59,11 @@ class PairQueue {
     return heap_.front().pair;
   }
 
+  // Whether pair `a` of count `ca` comes out before pair `b` of count `cb`.
+  bool Outranks(PairKey a, int64_t ca, PairKey b, int64_t cb) const {
+    return Less{tokens_}({cb, b}, {ca, a});
+  }
+
   // The pair with the highest current count (ties: greater bytes), or nothing.
   // `current_count(pair)` gives a pair's count now (0 for a pair that is gone).
   template <typename CountFn>
