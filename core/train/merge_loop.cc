@@ -216,7 +216,8 @@ IndexedWords IndexLongWords(const BasicWordTable<Symbol>& words, size_t min_leng
 // Rewrites the words of each merge, on the calling thread or split among the workers. The
 // result is the same either way: a pair's word list holds each word once (lists are built a
 // whole word at a time), so the parts rewrite disjoint words and only their change maps are
-// added up. This is the one place where the parallel path differs from the serial one.
+// added up. With the step that rewrites a merge beside the count changes of the one before
+// (LearnMergeTree, step 4e), this is where the parallel path differs from the serial one.
 template <typename Symbol>
 class Rewriter {
  public:
