@@ -577,7 +577,7 @@ TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
       //     count). Its words, when too few to split (and not too few to hand over), are then
       //     rewritten on another worker while this one applies the changes: most merges are
       //     that small, and the changes are applied on one thread (the merge phase of web 1 GB
-      //     to 32k in 0.93-0.95 of the time, bench/RESULTS.md). Only where sure: the merges
+      //     to 32k in 0.93-0.99 of the time, bench/RESULTS.md). Only where sure: the merges
       //     are the same for any number of workers.
       if (Workers(parallelism) > 1 && tokens.merges() < max_merges) {
         if (const std::optional<PairKey> top = queue.PopMax(current_count)) {
