@@ -40,8 +40,8 @@ TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, 
   options.pattern = pattern;
   options.trainer.rules = rules;
   options.custom_regex = custom_regex;
-  // Every merge with threads > 1 splits its word rewrites among them, however few words it
-  // has: the comparisons below then cover the split path, which large corpora take.
+  // By default every merge with threads > 1 splits its word rewrites among them, however few
+  // words it has: the comparisons below then cover the split path, which large corpora take.
   options.min_split_words = min_split_words;
   absl::StatusOr<TrainResult> result = Train(options);
   EXPECT_TRUE(result.ok()) << result.status();

@@ -238,10 +238,7 @@ class Rewriter {
     const size_t parts = Splits(visit.size()) ? workers_ : 1;
     auto rewrite_part = [&](size_t part) {
       const size_t begin = visit.size() * part / parts, end = visit.size() * (part + 1) / parts;
-      for (size_t i = begin; i < end; ++i) {
-        if (i + kAhead < end) words_.Prefetch(visit[i + kAhead]);
-        MergeAnyWord(visit[i], left, right, merged, changes_[part]);
-      }
+      MergeWords(visit, begin, end, left, right, merged, changes_[part]);
     };
     changes_[0].Clear();
     for (MergeChanges& part : changes_) part.Prepare(merged + 1);
@@ -264,10 +261,7 @@ class Rewriter {
     MergeChanges& changes = &applying == &beside_[0] ? beside_[1] : beside_[0];
     changes.Clear();
     changes.Prepare(merged + 1);
-    for (size_t i = 0; i < visit.size(); ++i) {
-      if (i + kAhead < visit.size()) words_.Prefetch(visit[i + kAhead]);
-      MergeAnyWord(visit[i], left, right, merged, changes);
-    }
+    MergeWords(visit, 0, visit.size(), left, right, merged, changes);
     return changes;
   }
   // Whether Merge splits a merge of `words` words among the workers.
@@ -279,6 +273,15 @@ class Rewriter {
   const IndexedWords& indexed() const { return indexed_; }
 
  private:
+  // Rewrites the words visit[begin..end), each fetched kAhead words before its turn.
+  void MergeWords(const WordList& visit, size_t begin, size_t end, uint32_t left, uint32_t right,
+                  uint32_t merged, MergeChanges& changes) {
+    for (size_t i = begin; i < end; ++i) {
+      if (i + kAhead < end) words_.Prefetch(visit[i + kAhead]);
+      MergeAnyWord(visit[i], left, right, merged, changes);
+    }
+  }
+
   // An indexed word keeps its length (its positions) and is rewritten through its index.
   void MergeAnyWord(uint32_t w, uint32_t left, uint32_t right, uint32_t merged,
                     MergeChanges& changes) {
