@@ -78,5 +78,24 @@ TEST(PooledAllocatorTest, ListsBehaveAsVectorsAcrossThreads) {
   }
 }
 
+TEST(PooledAllocatorTest, ElementsMadeWithAValueHoldIt) {
+  // Only elements made without a value are left uninitialized (the first pair count's lists).
+  List list(3, 7u);
+  list.resize(200, 9u);
+  list.insert(list.begin() + 1, 5u);
+  list.emplace_back(11u);
+  ASSERT_EQ(list.size(), 202u);
+  EXPECT_EQ(list[0], 7u);
+  EXPECT_EQ(list[1], 5u);
+  EXPECT_EQ(list[3], 7u);
+  EXPECT_TRUE(std::all_of(list.begin() + 4, list.end() - 1, [](uint32_t v) { return v == 9u; }));
+  EXPECT_EQ(list.back(), 11u);
+  List sized;
+  sized.resize(100);
+  for (uint32_t i = 0; i < 100; ++i) sized[i] = i;
+  List copy = sized;
+  EXPECT_TRUE(std::equal(copy.begin(), copy.end(), sized.begin(), sized.end()));
+}
+
 }  // namespace
 }  // namespace bpeforge::internal
