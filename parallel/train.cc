@@ -85,7 +85,7 @@ void RunInParallel(size_t n, int threads, const std::function<void(size_t)>& tas
 }
 
 std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int threads) {
-  CountingTable::MakeDisjoint(tables);
+  CountingTable::MakeDisjoint(tables, LentParallelism(ThreadsToUse(threads)));
   std::vector<CountRun> runs(tables.size());
   RunInParallel(tables.size(), threads, [&](size_t t) {
     // Room for pre-tokens of 16 bytes on average: pages reserved and never touched cost nothing.

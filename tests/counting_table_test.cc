@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -313,6 +316,54 @@ TEST(CountingTableTest, MoveCommonIntoMovesOnlyWhatBothHold) {
   EXPECT_EQ(Contents(a), (std::map<std::string, uint64_t>{{"only in a", 7}}));
   EXPECT_EQ(Contents(b),
             (std::map<std::string, uint64_t>{{"the", 5}, {long_token, 5}, {"only in b", 5}}));
+}
+
+// Parts on threads of their own, all at once.
+Parallelism OnThreads(size_t workers) {
+  Parallelism parallelism;
+  parallelism.workers = workers;
+  parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+    std::vector<std::thread> threads;
+    for (size_t part = 0; part < n; ++part) threads.emplace_back(task, part);
+    for (std::thread& thread : threads) thread.join();
+  };
+  return parallelism;
+}
+
+// Two tables of 150,000 random words each (most short, some medium and long), half of them
+// shared: large enough that MoveCommonInto reads the short keys in parts.
+void FillOverlapping(CountingTable& a, CountingTable& b) {
+  std::mt19937_64 rng(9);
+  for (int i = 0; i < 300000; ++i) {
+    const uint64_t id = rng() % 200000;
+    std::string word = absl::StrCat("w", id);
+    if (id % 50 == 0) word.append(20, 'm');
+    if (id % 500 == 0) word.append(40, 'l');
+    (i % 2 == 0 ? a : b).Add(word, id % 7 + 1);
+  }
+}
+
+TEST(CountingTableTest, MoveCommonIntoOnThreadsMatchesOneThreadInOrder) {
+  CountingTable a1, b1, a2, b2;
+  FillOverlapping(a1, b1);
+  FillOverlapping(a2, b2);
+  a1.MoveCommonInto(b1);
+  a2.MoveCommonInto(b2, OnThreads(3));
+  // The packed keys in the order the word table takes them (the long ones' order is the hash
+  // map's, which differs between two maps of the same keys).
+  auto packed_in_order = [](const CountingTable& c) {
+    std::vector<std::pair<std::string, uint64_t>> out;
+    c.ForEach([&](absl::string_view w, uint64_t n) {
+      if (w.size() < 40) out.emplace_back(std::string(w), n);
+    });
+    return out;
+  };
+  const auto a_left = Contents(a1), b_left = Contents(b1);
+  EXPECT_GT(a_left.size(), 10000u);
+  EXPECT_EQ(Contents(a2), a_left);
+  EXPECT_EQ(Contents(b2), b_left);
+  EXPECT_EQ(packed_in_order(a2), packed_in_order(a1));
+  for (const auto& [word, n] : a_left) EXPECT_EQ(b_left.count(word), 0u) << word;
 }
 
 // The table under the counter, through its growth and an erase.

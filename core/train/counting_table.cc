@@ -59,7 +59,7 @@ void CountingTable::ChooseHot() {
   }
 }
 
-void CountingTable::MoveCommonInto(CountingTable& other) {
+void CountingTable::MoveCommonInto(CountingTable& other, const Parallelism& parallelism) {
   FlushHot();
   auto move_common = [](auto& from, auto& to) {
     absl::erase_if(from, [&to](const auto& entry) {
@@ -69,23 +69,27 @@ void CountingTable::MoveCommonInto(CountingTable& other) {
       return true;
     });
   };
-  auto move_common_packed = [](auto& from, auto& to) {
-    from.EraseIf([&to](const auto& key, uint64_t n) {
-      uint64_t* there = to.Find(key);
-      if (there == nullptr) return false;
-      *there += n;
-      return true;
-    });
+  // The workers add into `to` at once, each the counts of other keys.
+  auto move_common_packed = [&parallelism](auto& from, auto& to) {
+    from.EraseIf(
+        [&to](const auto& key, uint64_t n) {
+          uint64_t* there = to.Find(key);
+          if (there == nullptr) return false;
+          *there += n;
+          return true;
+        },
+        parallelism);
   };
   move_common_packed(short_, other.short_);
   move_common_packed(medium_, other.medium_);
   move_common(long_, other.long_);
 }
 
-void CountingTable::MakeDisjoint(std::vector<CountingTable>& tables) {
+void CountingTable::MakeDisjoint(std::vector<CountingTable>& tables,
+                                 const Parallelism& parallelism) {
   std::sort(tables.begin(), tables.end(),
             [](const CountingTable& a, const CountingTable& b) { return a.size() > b.size(); });
-  for (size_t t = 1; t < tables.size(); ++t) tables[t].MoveCommonInto(tables[0]);
+  for (size_t t = 1; t < tables.size(); ++t) tables[t].MoveCommonInto(tables[0], parallelism);
   for (size_t t = 2; t < tables.size(); ++t) {
     tables[1].MergeFrom(tables[t]);
     tables[t] = CountingTable();  // freed as soon as it is added

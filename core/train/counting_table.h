@@ -21,6 +21,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/string_view.h"
 #include "core/internal/huge_pages.h"
+#include "core/internal/parallelism.h"
 #include "core/internal/short_key.h"
 #include "core/train/short_key_counts.h"
 
@@ -71,14 +72,15 @@ class CountingTable {
   // Adds every count of `other` to this one.
   void MergeFrom(const CountingTable& other);
   // Adds the counts of the pre-tokens `other` holds too into `other`, and removes them from
-  // this table, which keeps only those `other` lacks. `other` never grows (nor rehashes).
-  void MoveCommonInto(CountingTable& other);
+  // this table, which keeps only those `other` lacks. `other` never grows (nor rehashes). The
+  // workers of `parallelism` each take a stretch of the packed keys (EraseIf).
+  void MoveCommonInto(CountingTable& other, const Parallelism& parallelism = {});
   // Leaves `tables` (one per worker, which may share pre-tokens) as at most two tables that
   // share none, with the same counts in all. The largest keeps its own; every other hands it
   // the pre-tokens they share, and what is left of the others is added up in the second. So
   // the largest never grows: adding all into it rehashed it into a fresh table twice its size
   // (on web text, 200 MB touched for the first time: 0.08-0.5 s).
-  static void MakeDisjoint(std::vector<CountingTable>& tables);
+  static void MakeDisjoint(std::vector<CountingTable>& tables, const Parallelism& parallelism = {});
 
  private:
   static constexpr size_t kMaxShort = kMaxShortKey;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/internal/huge_pages.h"
+#include "core/internal/parallelism.h"
 #include "core/internal/short_key.h"
 
 namespace bpeforge::internal {
@@ -95,11 +96,12 @@ class PackedKeyCounts {
     }
   }
 
-  // Makes room for `n` keys without a rehash.
-  void Reserve(size_t n) {
+  // Makes room for `n` keys without a rehash; a large new array's pages are first touched by
+  // the workers of `parallelism`, if any.
+  void Reserve(size_t n, const Parallelism& parallelism = {}) {
     size_t want = kMinCapacity;
     while (want / 4 * 3 < n) want *= 2;
-    if (want > capacity()) Rehash(want);
+    if (want > capacity()) Rehash(want, parallelism);
   }
 
   template <typename Fn>  // fn(const Key&, uint64_t)
@@ -115,16 +117,29 @@ class PackedKeyCounts {
   }
 
   // Removes the keys for which pred(key, count) holds (called once for each key). What is left
-  // goes into a table sized for it.
+  // goes into a table sized for it, in the same order. A large table's slots are read in
+  // stretches by the workers of `parallelism` at once: pred is then called on several threads,
+  // each key on one. (Training adds one worker's table into the other's this way: on web text,
+  // 2.8 million keys on one thread took 0.13-0.20 s.)
   template <typename Pred>
-  void EraseIf(Pred pred) {
-    std::vector<std::pair<Key, uint64_t>> kept;
-    ForEach([&](const Key& key, uint64_t n) {
-      if (!pred(key, n)) kept.emplace_back(key, n);
+  void EraseIf(Pred pred, const Parallelism& parallelism = {}) {
+    const size_t slots = capacity();
+    const size_t parts = slots >= kSplitFromSlots ? Workers(parallelism) : 1;
+    std::vector<std::vector<Slot>> kept(parts);
+    RunParts(parallelism, parts, [&](size_t part) {
+      kept[part].reserve(size_ / parts);
+      ForEachInSlots(slots * part / parts, slots * (part + 1) / parts,
+                     [&](const Key& key, uint64_t n) {
+                       if (!pred(key, n)) kept[part].push_back(Slot{key, n});
+                     });
     });
+    size_t size = 0;
+    for (const std::vector<Slot>& part : kept) size += part.size();
     PackedKeyCounts table;
-    table.Reserve(kept.size());
-    for (const auto& [key, n] : kept) table[key] = n;
+    table.Reserve(size, parallelism);
+    for (const std::vector<Slot>& part : kept) {
+      for (const Slot& slot : part) table[slot.key] = slot.count;
+    }
     Swap(table);
   }
 
@@ -136,9 +151,10 @@ class PackedKeyCounts {
   };
   static constexpr uint64_t kEmpty = ~uint64_t{0};  // as the last word: no key has length 0xff
   static constexpr size_t kMinCapacity = 1024;
+  static constexpr size_t kSplitFromSlots = size_t{1} << 16;  // EraseIf's parts: from 1.5 MB
 
   size_t Home(const Key& key) const { return static_cast<size_t>(Traits::Hash(key) >> shift_); }
-  void Rehash(size_t capacity);
+  void Rehash(size_t capacity, const Parallelism& fault_in = {});
   void Swap(PackedKeyCounts& other) noexcept {
     std::swap(slots_, other.slots_);
     std::swap(mask_, other.mask_);

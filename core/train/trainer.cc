@@ -138,7 +138,7 @@ absl::StatusOr<AnyWordTable> MakeWordTable(std::vector<CountingTable>& tables, u
 
   // The workers' tables overlap: on web text, two workers count 3.1 million distinct
   // pre-tokens each, 4.2 million in all.
-  CountingTable::MakeDisjoint(tables);
+  CountingTable::MakeDisjoint(tables, parallelism);
   const size_t used = tables.size();
   for (size_t t = 0; t < used; ++t) *distinct += tables[t].size();
   // Each table in as many parts as there are workers.
