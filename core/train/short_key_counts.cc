@@ -6,12 +6,12 @@
 namespace bpeforge::internal {
 
 template <typename Key>
-void PackedKeyCounts<Key>::Rehash(size_t capacity, const Parallelism& fault_in) {
+void PackedKeyCounts<Key>::Rehash(size_t capacity, const Parallelism* fault_in) {
   capacity = std::max(capacity, kMinCapacity);
   Slot* old = slots_;
   const size_t old_capacity = this->capacity();
   slots_ = static_cast<Slot*>(AllocateMaybeHuge(capacity * sizeof(Slot)));
-  FaultInParallel(slots_, capacity * sizeof(Slot), fault_in);
+  if (fault_in != nullptr) FaultInParallel(slots_, capacity * sizeof(Slot), *fault_in);
   Slot empty{};
   Traits::Last(empty.key) = kEmpty;
   for (size_t i = 0; i < capacity; ++i) slots_[i] = empty;

@@ -101,7 +101,7 @@ class PackedKeyCounts {
   void Reserve(size_t n, const Parallelism& parallelism = {}) {
     size_t want = kMinCapacity;
     while (want / 4 * 3 < n) want *= 2;
-    if (want > capacity()) Rehash(want, parallelism);
+    if (want > capacity()) Rehash(want, &parallelism);
   }
 
   template <typename Fn>  // fn(const Key&, uint64_t)
@@ -154,7 +154,8 @@ class PackedKeyCounts {
   static constexpr size_t kSplitFromSlots = size_t{1} << 16;  // EraseIf's parts: from 1.5 MB
 
   size_t Home(const Key& key) const { return static_cast<size_t>(Traits::Hash(key) >> shift_); }
-  void Rehash(size_t capacity, const Parallelism& fault_in = {});
+  // A large new array's pages are first touched by the workers of `fault_in`, if given.
+  void Rehash(size_t capacity, const Parallelism* fault_in = nullptr);
   void Swap(PackedKeyCounts& other) noexcept {
     std::swap(slots_, other.slots_);
     std::swap(mask_, other.mask_);
