@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/encode/stream_encoder.h"
 #include "core/formats/tiktoken_files.h"
@@ -433,7 +434,8 @@ TEST(EncodeCacheTest, FarTableIsMadeWhereTheFrontMissesOften) {
   EXPECT_EQ(out, (std::vector<TokenId>{1, 2}));
 }
 
-// Keys that share a line of the far table: two of them are kept, the least recently used goes.
+// Keys that share a line of the far table: two of them are kept, the one last hit and the
+// newest, which takes the second place: a key that was hit outlasts any number of new ones.
 // Up to six ids below 2^20 are kept exactly; more ids, or a larger one, are not kept at all.
 TEST(EncodeCacheTest, FarTableKeepsTwoKeysALineAndSixIdsBelow2To20) {
   EncodeCache cache;
@@ -441,25 +443,52 @@ TEST(EncodeCacheTest, FarTableKeepsTwoKeysALineAndSixIdsBelow2To20) {
   ASSERT_TRUE(cache.has_far());
   std::vector<ShortKey> same_line;
   const size_t line = ShortKeySlot(PackShortKey("c0"), EncodeCache::kFarBits);
-  for (int i = 1; same_line.size() < 3; ++i) {
+  for (int i = 1; same_line.size() < 4; ++i) {
     const ShortKey key = PackShortKey(absl::StrCat("c", i));
     if (ShortKeySlot(key, EncodeCache::kFarBits) == line) same_line.push_back(key);
   }
-  const ShortKey a = same_line[0], b = same_line[1], c = same_line[2];
+  const ShortKey a = same_line[0], b = same_line[1], c = same_line[2], d = same_line[3];
   const std::vector<TokenId> a_ids = {1, 2, 3, 4}, b_ids = {5, 6, 7, 8}, c_ids = {9, 9, 9, 9};
   cache.InsertShort(a, a_ids);
-  cache.InsertShort(b, b_ids);
   std::vector<TokenId> out;
-  ASSERT_TRUE(cache.FindFar(a, &out));  // a is now the more recently used
+  ASSERT_TRUE(cache.FindFar(a, &out));  // a is hit: it keeps its place
   EXPECT_EQ(out, a_ids);
-  cache.InsertShort(c, c_ids);
+  cache.InsertShort(b, b_ids);
+  cache.InsertShort(c, c_ids);  // in b's place
   out.clear();
   EXPECT_FALSE(cache.FindFar(b, &out));
   ASSERT_TRUE(cache.FindFar(a, &out));
   EXPECT_EQ(out, a_ids);
   out.clear();
+  ASSERT_TRUE(cache.FindFar(c, &out));  // now c is the one last hit
+  EXPECT_EQ(out, c_ids);
+  cache.InsertShort(d, {7});  // in a's place
+  out.clear();
+  EXPECT_FALSE(cache.FindFar(a, &out));
   ASSERT_TRUE(cache.FindFar(c, &out));
   EXPECT_EQ(out, c_ids);
+  out.clear();
+  ASSERT_TRUE(cache.FindFar(d, &out));
+  EXPECT_EQ(out, std::vector<TokenId>{7});
+  out.clear();
+
+  // A line nothing was put in keeps its first two newcomers.
+  auto line_of = [](const ShortKey& key) { return ShortKeySlot(key, EncodeCache::kFarBits); };
+  absl::flat_hash_set<size_t> used = {line};
+  for (uint32_t i = 0; i < EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses + 1; ++i) {
+    used.insert(line_of(PackShortKey(absl::StrCat("m", i))));
+  }
+  auto e = [](int i) { return PackShortKey(absl::StrCat("e", i)); };
+  int first = 0;
+  while (used.contains(line_of(e(first)))) ++first;
+  int second = first + 1;
+  while (line_of(e(second)) != line_of(e(first))) ++second;
+  cache.InsertShort(e(first), {11, 12});
+  cache.InsertShort(e(second), {13, 14});
+  ASSERT_TRUE(cache.FindFar(e(first), &out));
+  ASSERT_TRUE(cache.FindFar(e(second), &out));
+  EXPECT_EQ(out, (std::vector<TokenId>{11, 12, 13, 14}));
+  out.clear();
 
   const std::vector<TokenId> six = {0, (1u << 20) - 1, 1, 1u << 19, 77777, 5};
   const ShortKey six_key = PackShortKey("six");

@@ -113,10 +113,10 @@ class EncodeCache {
     uint32_t size;  // 0: empty
   };
   // A far entry: the key, and up to six ids below 2^20 packed three to a word, their number
-  // in the top bits of the second word. Two entries share a cache line, the most recently used
-  // first: in the same 64 MB twice the pre-tokens of the one-line slots of eleven 32-bit ids
-  // that came before, and a second chance where two collide (web text encoded in 0.85 of the
-  // time, bench/RESULTS.md). The pre-tokens that reach it merge into 3 to 5 ids mostly (96% of
+  // in the top bits of the second word. Two entries share a cache line, the one last hit first
+  // and a newcomer second: in the same 64 MB twice the pre-tokens of the one-line slots of eleven
+  // 32-bit ids that came before, and a second chance where two collide (web text encoded in 0.85 of
+  // the time, bench/RESULTS.md). The pre-tokens that reach it merge into 3 to 5 ids mostly (96% of
   // web text's into six or fewer); the others, and the ids of vocabularies beyond 2^20, are
   // merged each time.
   struct FarEntry {
