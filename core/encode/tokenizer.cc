@@ -96,7 +96,7 @@ void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids
     // there (FindFar): most of web text's pre-tokens that get this far are never seen again,
     // and put first they pushed out entries that had been hit (web text: 3% fewer pre-tokens
     // merged, encoding in 0.97-1.00 of the time, bench/RESULTS.md).
-    bucket.way[bucket.way[0].key.hi == 0 ? 0 : 1] = FarEntry(key, ids);
+    bucket.way[bucket.way[0].empty() ? 0 : 1] = FarEntry(key, ids);
   }
   PutFront(key, ids);
 }

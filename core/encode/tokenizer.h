@@ -137,7 +137,10 @@ class EncodeCache {
     size_t size() const { return words[1] >> 60; }
     TokenId Id(size_t i) const { return (words[i / 3] >> (20 * (i % 3))) & kIdMask; }
 
-    ShortKey key;  // all zero in an empty entry, which no key is (its length is not 0)
+    // An empty entry is all zero, which no key is: its length, in the top byte, is not 0.
+    bool empty() const { return key.hi == 0; }
+
+    ShortKey key;
     uint64_t words[2];
   };
   struct alignas(64) FarBucket {
