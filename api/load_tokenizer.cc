@@ -18,6 +18,7 @@
 #include "core/formats/hf_tokenizer_json.h"
 #include "core/formats/id_array.h"
 #include "core/formats/manifest.h"
+#include "core/formats/merge_counts.h"
 #include "core/formats/tiktoken_files.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
@@ -138,11 +139,19 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   specials.insert(specials.end(), options.special_tokens.begin(), options.special_tokens.end());
   const std::string vocab_path = absl::StrCat(dir, "/", internal::kVocabFile);
   const std::string merges_path = absl::StrCat(dir, "/", internal::kMergesFile);
-  // The training options are the model's history, recorded for users; encoding ignores them.
-  auto with_options = [&](absl::StatusOr<std::shared_ptr<State>> state) {
+  // The training options and merge counts are the model's history, recorded for users;
+  // encoding ignores them.
+  auto with_options =
+      [&](absl::StatusOr<std::shared_ptr<State>> state) -> absl::StatusOr<std::shared_ptr<State>> {
     if (state.ok() && (*state)->model.has_value()) {
-      (*state)->model->min_frequency = manifest->min_frequency;
-      (*state)->model->max_token_length = manifest->max_token_length;
+      BpeModel& model = *(*state)->model;
+      model.min_frequency = manifest->min_frequency;
+      model.max_token_length = manifest->max_token_length;
+      absl::StatusOr<std::optional<std::vector<uint64_t>>> counts =
+          internal::ReadMergeCountsIfThere(absl::StrCat(dir, "/", internal::kMergeCountsFile),
+                                           model.merges.size());
+      if (!counts.ok()) return counts.status();
+      if (counts->has_value()) model.merge_counts = **std::move(counts);
     }
     return state;
   };

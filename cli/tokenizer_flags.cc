@@ -64,7 +64,7 @@ absl::StatusOr<Tokenizer> LoadTokenizer(const TokenizerFlags& flags) {
 std::vector<std::string> TokenizerFilesIn(const std::string& dir) {
   std::vector<std::string> files;
   for (const char* name : {"vocab.json", "merges.txt", "tokenizer.json", "tokenizer.tiktoken",
-                           "tiktoken.json", "bpeforge.json"}) {
+                           "tiktoken.json", "merge_counts.txt", "bpeforge.json"}) {
     files.push_back((std::filesystem::path(dir) / name).string());
   }
   return files;

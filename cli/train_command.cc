@@ -246,7 +246,7 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       "(%s%s)\n"
       "peak memory %.0f MB%s\n"
       "wrote       %s/{vocab.json,merges.txt,tokenizer.json,tokenizer.tiktoken,tiktoken.json,"
-      "bpeforge.json}\n",
+      "merge_counts.txt,bpeforge.json}\n",
       read.c_str(), static_cast<unsigned long long>(s.pretokens),
       static_cast<unsigned long long>(s.distinct_pretokens),
       static_cast<unsigned long long>(s.merges), static_cast<unsigned long long>(s.vocab_size),

@@ -40,7 +40,7 @@ std::vector<std::string> SplitOnSpecials(const std::string& text,
 Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
                       const std::vector<std::string>& special_tokens, Pattern pattern,
                       uint64_t min_frequency, size_t max_token_length,
-                      const std::string& custom_regex) {
+                      const std::string& custom_regex, std::vector<uint64_t>* merge_counts) {
   std::map<std::string, uint64_t> counts;
   std::unique_ptr<PreTokenizer> regex = pattern == Pattern::kCustom
                                             ? *MakeCustomPreTokenizer(custom_regex)
@@ -53,11 +53,12 @@ Merges ReferenceTrain(const std::vector<std::string>& docs, size_t vocab_size,
   const size_t specials =
       std::set<std::string>(special_tokens.begin(), special_tokens.end()).size();
   const size_t max_merges = vocab_size > 256 + specials ? vocab_size - 256 - specials : 0;
-  return ReferenceMerges(counts, max_merges, min_frequency, max_token_length);
+  return ReferenceMerges(counts, max_merges, min_frequency, max_token_length, merge_counts);
 }
 
 Merges ReferenceMerges(const std::map<std::string, uint64_t>& counts, size_t max_merges,
-                       uint64_t min_frequency, size_t max_token_length) {
+                       uint64_t min_frequency, size_t max_token_length,
+                       std::vector<uint64_t>* merge_counts) {
   std::vector<std::pair<std::vector<std::string>, uint64_t>> words;
   for (const auto& [word, n] : counts) {
     std::vector<std::string> symbols;
@@ -65,6 +66,7 @@ Merges ReferenceMerges(const std::map<std::string, uint64_t>& counts, size_t max
     words.emplace_back(symbols, n);
   }
   Merges merges;
+  if (merge_counts != nullptr) merge_counts->clear();
   while (merges.size() < max_merges) {
     std::map<std::pair<std::string, std::string>, uint64_t> pairs;
     for (const auto& [symbols, n] : words) {
@@ -84,6 +86,7 @@ Merges ReferenceMerges(const std::map<std::string, uint64_t>& counts, size_t max
     if (best->second < min_frequency) break;
     const auto [left, right] = best->first;
     merges.emplace_back(left, right);
+    if (merge_counts != nullptr) merge_counts->push_back(best->second);
     for (auto& [symbols, n] : words) {
       std::vector<std::string> out;
       for (size_t i = 0; i < symbols.size(); ++i) {

@@ -9,7 +9,7 @@ TokenTree::TokenTree() : head_(256), length_(256, 1) {
   for (int b = 0; b < 256; ++b) head_[b] = std::string(1, static_cast<char>(b));
 }
 
-uint32_t TokenTree::Add(uint32_t left, uint32_t right) {
+uint32_t TokenTree::Add(uint32_t left, uint32_t right, uint64_t count) {
   const auto id = static_cast<uint32_t>(size());
   std::string head = head_[left];
   if (head.size() < kHeadBytes) {
@@ -18,6 +18,7 @@ uint32_t TokenTree::Add(uint32_t left, uint32_t right) {
   head_.push_back(std::move(head));
   length_.push_back(length_[left] + length_[right]);
   parts_.emplace_back(left, right);
+  counts_.push_back(count);
   return id;
 }
 

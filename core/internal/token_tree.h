@@ -33,14 +33,17 @@ class TokenTree {
 
   TokenTree();  // the 256 single bytes
 
-  // Appends the token `left` + `right` and returns its id.
-  uint32_t Add(uint32_t left, uint32_t right);
+  // Appends the token `left` + `right` and returns its id. `count`: how often the pair
+  // occurred when it was merged (the merge loop knows it; 0 where not known).
+  uint32_t Add(uint32_t left, uint32_t right, uint64_t count = 0);
 
   size_t size() const { return length_.size(); }
   uint64_t length(uint32_t id) const { return length_[id]; }
   // The two parts of a token made by a merge (id >= 256).
   std::pair<uint32_t, uint32_t> parts(uint32_t id) const { return parts_[id - 256]; }
   size_t merges() const { return parts_.size(); }
+  // The count given to Add for merge i (token 256 + i).
+  uint64_t merge_count(size_t i) const { return counts_[i]; }
 
   // The token's bytes: a view of what is stored for a short token, else spelled into *scratch.
   absl::string_view Bytes(uint32_t id, std::string* scratch) const;
@@ -57,6 +60,7 @@ class TokenTree {
   std::vector<std::string> head_;                     // the bytes, or their first kHeadBytes
   std::vector<uint64_t> length_;                      // in bytes
   std::vector<std::pair<uint32_t, uint32_t>> parts_;  // of token 256 + i
+  std::vector<uint64_t> counts_;                      // of merge i
 };
 
 }  // namespace bpeforge::internal

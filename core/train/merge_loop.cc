@@ -526,9 +526,9 @@ TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
         node = pairs.extract(best);
       }
 
-      // 4b. Record the merge and the token it makes.
+      // 4b. Record the merge, the token it makes and how often the pair occurred.
       const uint32_t left = PairLeft(best), right = PairRight(best);
-      const uint32_t token = tokens.Add(left, right);
+      const uint32_t token = tokens.Add(left, right, static_cast<uint64_t>(node.mapped().count));
 
       // 4c. Rewrite every word that holds the pair; each rewrite reports the neighbours of the
       //     occurrences it merges.

@@ -145,6 +145,9 @@ struct BpeModel {
   IdLayout layout = IdLayout::kBytesFirst;
   uint64_t min_frequency = 0;   // the training options, as recorded in bpeforge.json
   size_t max_token_length = 0;  // (encoding does not depend on them)
+  // How often each merge's pair occurred in the training text when it was merged, in merge
+  // order (merge_counts.txt); empty where not known (a tokenizer not trained by bpeforge).
+  std::vector<uint64_t> merge_counts;
 };
 
 struct TrainResult {
@@ -239,6 +242,7 @@ class BPEFORGE_API CountFiles {
 //   tokenizer.tiktoken + tiktoken.json tiktoken's ranks, and its pattern and special-token ids
 //                                      (tiktoken.json is also js-tiktoken's constructor argument)
 //   bpeforge.json                      pattern, special tokens, id layout
+//   merge_counts.txt                   how often each merge occurred (with model.merge_counts)
 // Two merges may build the same bytes; tokenizer.json and the rank file hold one id per byte
 // string, the first, which is the one encoding produces. All or nothing: on failure no file of
 // the set is left behind, and earlier files are kept as they were.
