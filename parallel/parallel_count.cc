@@ -216,8 +216,11 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   struct Worker {
     CountingTable table;
     std::unique_ptr<CountingTable::RecentCache> recent;
+    std::vector<uint64_t> special_counts;
   };
-  tbb::enumerable_thread_specific<Worker> workers;
+  tbb::enumerable_thread_specific<Worker> workers([&] {
+    return Worker{{}, nullptr, std::vector<uint64_t>(specials.tokens().size())};
+  });
   auto recent_of = [](Worker& worker) {
     if (worker.recent == nullptr) {
       worker.recent = std::make_unique<CountingTable::RecentCache>(worker.table);
@@ -252,7 +255,8 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     try {
       *counted += options.pretokenize_only
                       ? ScanPreTokens(text, specials, *pretokenizer)
-                      : CountPreTokens(text, specials, *pretokenizer, recent_of(worker));
+                      : CountPreTokens(text, specials, *pretokenizer, recent_of(worker),
+                                       worker.special_counts.data());
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
       error.Report(
           order, file,
@@ -393,7 +397,13 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.skipped_records = skipped;
   out.pretokens = pretokens;
   out.largest_piece = largest_piece;
-  for (Worker& worker : workers) worker.recent.reset();  // its counts into the table
+  out.special_counts.assign(specials.tokens().size(), 0);
+  for (Worker& worker : workers) {
+    worker.recent.reset();  // its counts into the table
+    for (size_t s = 0; s < out.special_counts.size(); ++s) {
+      out.special_counts[s] += worker.special_counts[s];
+    }
+  }
   if (options.per_worker) {
     for (Worker& worker : workers) out.tables.push_back(std::move(worker.table));
     return out;

@@ -50,6 +50,8 @@ struct ShardedCounts {
   uint64_t documents = 0;           // a file of text is one; a JSON Lines record is one
   uint64_t skipped_records = 0;
   uint64_t pretokens = 0;
+  // How often each special token (of SpecialTokens(special_tokens).tokens()) was cut out.
+  std::vector<uint64_t> special_counts;
   uint64_t largest_piece = 0;  // InputStats::largest_piece_bytes
   uint64_t distinct() const;
   InputStats input_stats() const {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
-#include <iterator>
 #include <limits>
 
 #include "absl/strings/escaping.h"
@@ -40,94 +39,6 @@ uint64_t NextSerial() {
 }
 
 }  // namespace
-
-bool EncodeCache::Find(absl::string_view piece, std::vector<TokenId>* out) {
-  if (aside_ > 0) {
-    --aside_;
-    return false;
-  }
-  if (++lookups_ == kWindow) {
-    if (hits_ < kWindow / 2) aside_ = kStandAside;
-    lookups_ = hits_ = 0;
-  }
-  auto it = index_.find(piece);
-  if (it == index_.end()) return false;
-  ++hits_;
-  const TokenId* begin = ids_.data() + it->second.begin;
-  out->insert(out->end(), begin, begin + it->second.size);
-  return true;
-}
-
-bool EncodeCache::FindFar(const ShortKey& key, std::vector<TokenId>* out) {
-  if (far_ == nullptr) return false;
-  FarBucket& bucket = far_[FarSlotOf(key)];
-  if (!(bucket.way[0].key == key)) {
-    if (!(bucket.way[1].key == key)) return false;
-    std::swap(bucket.way[0], bucket.way[1]);  // the most recently used first
-  }
-  const FarEntry& entry = bucket.way[0];
-  const size_t size = entry.size();
-  for (size_t i = 0; i < size; ++i) out->push_back(entry.Id(i));
-  PutFront(key, absl::MakeConstSpan(*out).last(size));
-  return true;
-}
-
-void EncodeCache::InsertShort(const ShortKey& key, absl::Span<const TokenId> ids) {
-  if (max_entries_ == 0) return;
-  if (short_ == nullptr) {
-    short_ = std::make_unique<ShortSlot[]>(size_t{1} << short_bits_);
-  } else if (short_bits_ < kLargeShortBits) {
-    if (++short_misses_ == kGrowAfterMisses) {
-      GrowShort();
-      short_misses_ = 0;
-      short_lookups_ = 0;
-    }
-  } else if (far_ == nullptr && ++short_misses_ == kFarAfterMisses) {
-    if (short_misses_ >= short_lookups_ / kFarFromMissShare) {
-      // Fresh pages are zero: every slot empty.
-      far_.reset(static_cast<FarBucket*>(AllocateMaybeHuge(kFarBytes)));
-    }
-    short_misses_ = 0;
-    short_lookups_ = 0;
-  }
-  if (far_ != nullptr && FarEntry::Fits(ids)) {
-    FarBucket& bucket = far_[FarSlotOf(key)];
-    // A pre-token new to the table takes the second way, and the first only once it is hit
-    // there (FindFar): most of web text's pre-tokens that get this far are never seen again,
-    // and put first they pushed out entries that had been hit (web text: 3% fewer pre-tokens
-    // merged, encoding in 0.97-1.00 of the time, bench/RESULTS.md).
-    bucket.way[bucket.way[0].empty() ? 0 : 1] = FarEntry(key, ids);
-  }
-  PutFront(key, ids);
-}
-
-void EncodeCache::PutFront(const ShortKey& key, absl::Span<const TokenId> ids) {
-  if (ids.size() > std::size(ShortSlot{}.ids)) return;
-  ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
-  slot.key = key;
-  for (size_t i = 0; i < ids.size(); ++i) slot.ids[i] = ids[i];
-  slot.size = static_cast<uint32_t>(ids.size());
-}
-
-void EncodeCache::GrowShort() {
-  auto large = std::make_unique<ShortSlot[]>(size_t{1} << kLargeShortBits);
-  for (size_t i = 0; i < (size_t{1} << short_bits_); ++i) {
-    if (short_[i].size != 0) large[ShortKeySlot(short_[i].key, kLargeShortBits)] = short_[i];
-  }
-  short_ = std::move(large);
-  short_bits_ = kLargeShortBits;
-}
-
-void EncodeCache::Insert(absl::string_view piece, absl::Span<const TokenId> ids) {
-  if (max_entries_ == 0 || aside_ > 0) return;
-  if (index_.size() >= max_entries_) {
-    index_.clear();
-    ids_.clear();
-  }
-  auto [it, inserted] = index_.try_emplace(
-      piece, Slice{static_cast<uint32_t>(ids_.size()), static_cast<uint32_t>(ids.size())});
-  if (inserted) ids_.insert(ids_.end(), ids.begin(), ids.end());
-}
 
 absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
                                             const std::vector<std::string>& special_tokens,
@@ -286,7 +197,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   for (const auto& [bytes, entry] : t.encoder_) {
     if (bytes.size() <= 2 || bytes.size() > kLongPiece) continue;
     merged.clear();
-    t.MergeShort(bytes, &merged);
+    t.MergeShortWith(bytes, &merged, [](uint32_t) {});
     if (merged.size() != 1 || merged[0] != entry.id) t.unmerged_tokens_.insert(bytes);
   }
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
@@ -454,9 +365,30 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
     return;
   }
   if (piece.size() <= kLongPiece) {
-    MergeShort(piece, out);
+    MergeShortWith(piece, out, [](uint32_t) {});
   } else {
-    MergeLong(piece, out);
+    MergeLongWith(piece, out, [](uint32_t) {});
+  }
+}
+
+void Tokenizer::TraceMerges(absl::string_view piece, MergeTrace* trace) const {
+  trace->ranks.clear();
+  trace->ids.clear();
+  trace->whole = kNoRank;
+  if (piece.size() <= 1) {
+    BytePairEncode(piece, &trace->ids);
+    return;
+  }
+  auto record = [trace](uint32_t rank) { trace->ranks.push_back(rank); };
+  if (piece.size() <= kLongPiece) {
+    MergeShortWith(piece, &trace->ids, record);
+  } else {
+    MergeLongWith(piece, &trace->ids, record);
+  }
+  // As EncodePacked: a pre-token that is a token is that token.
+  if (auto whole = encoder_.find(piece); whole != encoder_.end()) {
+    trace->whole = whole->second.rank;
+    trace->ids.assign(1, whole->second.id);
   }
 }
 
@@ -465,8 +397,11 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
 // The parts are written field by field into a plain array: building each in a temporary and
 // copying it stalls on store forwarding. GCC would make the shift after a join a call of
 // memmove, which for the few parts moved costs more than the loop.
-BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
-                                                     std::vector<TokenId>* out) const {
+// Each join's rank goes to `on_join` (a no-op when encoding).
+template <typename OnJoin>
+BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShortWith(absl::string_view piece,
+                                                         std::vector<TokenId>* out,
+                                                         OnJoin on_join) const {
   struct Part {
     uint32_t token;
     uint32_t pair;
@@ -490,6 +425,7 @@ BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
       }
     }
     if (min_rank == kNoRank) break;
+    on_join(min_rank);
     parts[best].token = min_rank;
     for (size_t i = best + 1; i + 1 < n; ++i) parts[i] = parts[i + 1];
     --n;
@@ -504,7 +440,9 @@ BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
 // of the pair starting at part i now; an entry that disagrees is stale (a part's pair only
 // grows, and a rank names one byte string, so a stale entry never matches again). Popping the
 // least (rank, start) picks the same pair as the scan above.
-void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) const {
+template <typename OnJoin>
+void Tokenizer::MergeLongWith(absl::string_view piece, std::vector<TokenId>* out,
+                              OnJoin on_join) const {
   const uint32_t n = static_cast<uint32_t>(piece.size());
   std::vector<uint32_t> next(n), prev(n), rank_at(n);
   for (uint32_t i = 0; i < n; ++i) {
@@ -535,6 +473,7 @@ void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) co
     heap.pop_back();
     const auto i = static_cast<uint32_t>(top);
     if (rank_at[i] != static_cast<uint32_t>(top >> 32)) continue;
+    on_join(rank_at[i]);
     const uint32_t j = next[i];
     next[i] = next[j];
     if (next[j] < n) prev[next[j]] = i;

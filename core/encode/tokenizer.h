@@ -7,6 +7,7 @@
 #ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 #define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -224,6 +225,25 @@ class Tokenizer {
   // The ids that byte pair merging gives `piece` (no whole-token shortcut, no cache).
   void BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const;
 
+  // What encoding one pre-token does, rank by rank. A token's rank is its merge's (256 + i for
+  // merge i of a vocab and merges; a rank file's own rank), a single byte's below them all.
+  // Cut to the tokens ranked below T (a vocabulary of its first T - 256 merges), encoding
+  // applies the longest prefix of `ranks` that holds no rank of T or more (each round joins
+  // the lowest-ranked pair there is; until one ranks T or more, both agree), and a pre-token
+  // that is a token of rank `whole` below T is that token.
+  struct MergeTrace {
+    std::vector<uint32_t> ranks;  // of the joins, in order
+    uint32_t whole = UINT32_MAX;  // the pre-token's own rank when it is a token of 2+ bytes
+    std::vector<TokenId> ids;     // what EncodePreToken gives
+  };
+  void TraceMerges(absl::string_view piece, MergeTrace* trace) const;
+  // One more than the largest rank, and than the largest rank of a single byte (the least T
+  // that keeps every byte; 256 but for a rank file that ranks a byte later).
+  uint32_t rank_limit() const { return static_cast<uint32_t>(id_of_rank_.size()); }
+  uint32_t byte_rank_limit() const {
+    return *std::max_element(byte_ranks_.begin(), byte_ranks_.end()) + 1;
+  }
+
  private:
   // What a token is to the encoder: its merge rank and the id it is written as.
   struct Entry {
@@ -257,8 +277,11 @@ class Tokenizer {
   static void EncodeOrdinaryWith(Loop loop, const Tokenizer& tokenizer, absl::string_view text,
                                  EncodeCache* cache, std::vector<TokenId>* out);
   class WaitingRing;  // pre-tokens on their way to EncodePacked while far slots are fetched
-  void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
-  void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
+  // Byte pair merging of a short and a long piece; `on_join(rank)` hears of each join.
+  template <typename OnJoin>
+  void MergeShortWith(absl::string_view piece, std::vector<TokenId>* out, OnJoin on_join) const;
+  template <typename OnJoin>
+  void MergeLongWith(absl::string_view piece, std::vector<TokenId>* out, OnJoin on_join) const;
 
   Pattern pattern_ = Pattern::kGpt2;
   std::string custom_regex_;

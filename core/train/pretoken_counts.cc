@@ -31,7 +31,7 @@ constexpr size_t kCacheFromBytes = 256 << 10;
 template <typename Loop>
 [[gnu::noinline]] uint64_t CountWith(Loop loop, absl::string_view text,
                                      const SpecialTokens& specials, CountingTable& counts,
-                                     CountingTable::RecentCache* recent) {
+                                     CountingTable::RecentCache* recent, uint64_t* special_counts) {
   uint64_t seen = 0;
   absl::string_view batch[CountingTable::Batches::kBatch];
   const char* const end = text.data() + text.size();  // every token lies in text
@@ -67,15 +67,18 @@ template <typename Loop>
         batches.Add(batch, n, end);
         seen += n;
       },
-      [](size_t) {});
+      [special_counts](size_t index) {
+        if (special_counts != nullptr) ++special_counts[index];
+      });
   return seen;
 }
 
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
                const PreTokenizer& pretokenizer, CountingTable& counts,
-               CountingTable::RecentCache* recent) {
-  return WithLoop(pretokenizer,
-                  [&](auto loop) { return CountWith(loop, text, specials, counts, recent); });
+               CountingTable::RecentCache* recent, uint64_t* special_counts) {
+  return WithLoop(pretokenizer, [&](auto loop) {
+    return CountWith(loop, text, specials, counts, recent, special_counts);
+  });
 }
 
 }  // namespace
@@ -87,12 +90,13 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, CountingTable* counts) {
-  return Count(text, specials, pretokenizer, *counts, nullptr);
+  return Count(text, specials, pretokenizer, *counts, nullptr, nullptr);
 }
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
-                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent) {
-  return Count(text, specials, pretokenizer, recent->table(), recent);
+                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent,
+                        uint64_t* special_counts) {
+  return Count(text, specials, pretokenizer, recent->table(), recent, special_counts);
 }
 
 uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,

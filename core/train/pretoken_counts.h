@@ -62,8 +62,10 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 // The same into recent->table(), through `recent`, a cache that outlives the call: a worker
 // that counts many short texts (JSON Lines documents) keeps one, where the call above makes
 // one for each text of a chunk's size only. The table is complete once `recent` is destroyed.
+// `special_counts`, if given (one per specials.tokens()), counts the special tokens cut out.
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
-                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent);
+                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent,
+                        uint64_t* special_counts = nullptr);
 
 // The same pass with nothing counted: splits on special tokens, pre-tokenizes and returns the
 // number of pre-tokens. A benchmark's yardstick for what counting adds to the scan.

@@ -1,0 +1,112 @@
+#include "parallel/tally_files.h"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/internal/text_class.h"
+#include "parallel/parallel_count.h"
+#include "parallel/train.h"
+
+namespace bpeforge::internal {
+namespace {
+
+// The thread pool, lent to core code as `threads` workers.
+Parallelism Lent(int threads) {
+  Parallelism parallelism;
+  parallelism.workers = static_cast<size_t>(threads);
+  parallelism.run = [threads](size_t n, const std::function<void(size_t)>& task) {
+    RunInParallel(n, threads, task);
+  };
+  return parallelism;
+}
+
+}  // namespace
+
+absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
+                                      const std::vector<const Tokenizer*>& tokenizers,
+                                      const TallyOptions& options) {
+  const int threads = ThreadsToUse(options.threads);
+  CountOptions count;
+  count.special_tokens = options.special_tokens;
+  count.pattern = options.pattern;
+  count.custom_regex = options.custom_regex;
+  count.chunk_bytes = options.chunk_bytes;
+  count.jsonl = options.jsonl;
+  count.per_worker = true;
+  count.cancel = options.cancel;
+
+  auto fresh_tallies = [&] {
+    std::vector<EncodeTally> tallies;
+    for (const Tokenizer* t : tokenizers) tallies.emplace_back(*t);
+    return tallies;
+  };
+  FilesTally out;
+  out.totals = fresh_tallies();
+  tbb::enumerable_thread_specific<std::vector<EncodeTally>> workers(fresh_tallies);
+  for (size_t f = 0; f < paths.size(); ++f) {
+    if (options.progress) {
+      options.progress(
+          absl::StrCat("pre-tokenizing ", paths[f], " (", PatternName(count.pattern), ")"));
+    }
+    absl::StatusOr<ShardedCounts> counted;
+    {
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                static_cast<size_t>(threads));
+      counted = CountFiles({paths[f]}, count);
+    }
+    if (!counted.ok()) return counted.status();
+    std::vector<CountingTable>& tables = counted->tables;
+    CountingTable::MakeDisjoint(tables, Lent(threads));
+    uint64_t distinct = 0;
+    for (const CountingTable& table : tables) distinct += table.size();
+    if (options.progress && !tokenizers.empty()) {
+      options.progress(absl::StrFormat("encoding %d distinct pre-tokens of %s with %d tokenizers",
+                                       distinct, paths[f], tokenizers.size()));
+    }
+    // Each table in parts, several per thread, so that the threads finish together.
+    const size_t per_table = static_cast<size_t>(threads) * 4;
+    tbb::enumerable_thread_specific<std::vector<uint64_t>> file_tokens(tokenizers.size(), 0);
+    std::atomic<bool> cancelled{false};
+    RunInParallel(tokenizers.empty() ? 0 : tables.size() * per_table, threads, [&](size_t part) {
+      if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+        cancelled = true;
+        return;
+      }
+      std::vector<EncodeTally>& tallies = workers.local();
+      std::vector<uint64_t>& tokens = file_tokens.local();
+      tables[part / per_table].ForEachInPart(
+          part % per_table, per_table, [&](absl::string_view pretoken, uint64_t n) {
+            const TextClass text_class = ClassifyText(pretoken);
+            for (size_t t = 0; t < tallies.size(); ++t) {
+              tokens[t] += n * tallies[t].Add(pretoken, n, text_class);
+            }
+          });
+    });
+    if (cancelled) return absl::CancelledError("the report was cancelled");
+    FileTally file;
+    file.bytes = counted->bytes;
+    file.pretokens = counted->pretokens;
+    file.documents = counted->documents;
+    file.tokens.assign(tokenizers.size(), 0);
+    for (const std::vector<uint64_t>& tokens : file_tokens) {
+      for (size_t t = 0; t < tokens.size(); ++t) file.tokens[t] += tokens[t];
+    }
+    for (size_t s = 0; s < counted->special_counts.size(); ++s) {
+      const uint64_t n = counted->special_counts[s];
+      if (n == 0) continue;
+      for (size_t t = 0; t < tokenizers.size(); ++t) {
+        out.totals[t].AddSpecial(s, n);
+        file.tokens[t] += n;
+      }
+    }
+    out.files.push_back(std::move(file));
+  }
+  for (const std::vector<EncodeTally>& tallies : workers) {
+    for (size_t t = 0; t < tallies.size(); ++t) out.totals[t].MergeFrom(tallies[t]);
+  }
+  return out;
+}
+
+}  // namespace bpeforge::internal
