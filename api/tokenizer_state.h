@@ -26,6 +26,11 @@ struct Tokenizer::State {
   mutable tbb::enumerable_thread_specific<internal::EncodeCache> batch_caches;
 };
 
+// What the rest of api/ sees of a public Tokenizer: its core tables.
+struct TokenizerCore {
+  static const internal::Tokenizer& Of(const Tokenizer& t) { return t.state_->tokenizer; }
+};
+
 }  // namespace bpeforge
 
 #endif  // BPEFORGE_API_TOKENIZER_STATE_H_

@@ -12,6 +12,7 @@
 #include "cli/encode_command.h"
 #include "cli/export_command.h"
 #include "cli/ranks.h"
+#include "cli/report_command.h"
 #include "cli/train_command.h"
 
 namespace {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   bpeforge::cli::AddDecodeCommand(app, &action);
   bpeforge::cli::AddCountCommand(app, &action);
   bpeforge::cli::AddExportCommand(app, &action);
+  bpeforge::cli::AddReportCommand(app, &action);
   bool known = false;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     known = known || (argc > 1 && sub->get_name() == argv[1]);
@@ -47,7 +49,8 @@ int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-' && !known) {
     std::fprintf(
         stderr,
-        "bpeforge: error: unknown command \"%s\" (expected train, count, encode, decode or export; "
+        "bpeforge: error: unknown command \"%s\" (expected train, count, encode, decode, export or "
+        "report; "
         "see --help)\n",
         bpeforge::cli::Printable(argv[1]).c_str());
     return 2;

@@ -36,6 +36,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -396,6 +397,7 @@ class BPEFORGE_API Tokenizer {
   explicit Tokenizer(std::shared_ptr<const State> state) : state_(std::move(state)) {}
   std::shared_ptr<const State> state_;
   friend class StreamEncoder;
+  friend struct TokenizerCore;  // the library's own access to State (api/tokenizer_state.h)
 };
 
 // Encodes text that arrives in pieces (lines, network reads; a piece may end anywhere, even
@@ -419,6 +421,54 @@ class BPEFORGE_API StreamEncoder {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Reports: what tokenizers make of text they were not trained on (`bpeforge report`; the
+// fields of report.json are listed in docs/report.md). Compression per file and per script,
+// bytes per token at every vocabulary size from one pass (a vocabulary cut to its first k
+// merges is what training to that size makes), and the use of each token.
+//
+//   std::vector<bpeforge::ReportTokenizer> tokenizers = {{"out/tok"}, {"gpt2/"}};  // Load's paths
+//   absl::StatusOr<std::string> json = bpeforge::MakeReport(tokenizers, {"held-out.txt"}, {});
+//   if (!json.ok()) return json.status();
+//   absl::Status written = bpeforge::WriteReport(*json, "report");  // report.json, report.html
+
+struct ReportTokenizer {
+  // One to load: what Tokenizer::Load takes.
+  ReportTokenizer(std::string path, LoadOptions load = {}, std::string name = "")
+      : path(std::move(path)), load(std::move(load)), name(std::move(name)) {}
+  // One made already.
+  ReportTokenizer(Tokenizer tokenizer, std::string name, std::string path = "")
+      : path(std::move(path)), tokenizer(std::move(tokenizer)), name(std::move(name)) {}
+
+  std::string path;  // loaded with `load`, unless `tokenizer` is set (then it only names it)
+  LoadOptions load;
+  std::optional<Tokenizer> tokenizer;
+  std::string name;  // shown in the report; empty: the path's last part
+};
+
+struct ReportOptions {
+  // Vocabulary sizes for the curve, each within some tokenizer's range (256 + its special
+  // tokens .. its size); empty: about 30 spaced geometrically over each tokenizer's range.
+  std::vector<size_t> sizes;
+  InputOptions input;       // JSON Lines
+  int threads = 0;          // 0: all hardware threads
+  size_t list_length = 20;  // tokens in each list of the report (most used, longest, ...)
+  // Each tokenizer's encoding speed is timed on one thread over this much of the first input.
+  size_t throughput_bytes = 4 << 20;
+  std::function<void(absl::string_view line)> progress;  // from any thread
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// The report of `tokenizers` on the text files `inputs`, as report.json's text.
+BPEFORGE_API absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& tokenizers,
+                                                    const std::vector<std::string>& inputs,
+                                                    const ReportOptions& options);
+// report.html of a report: one self-contained page (charts drawn as inline SVG, no script, nothing
+// fetched) with the curve, bars per file and per script, token lengths and the tables.
+BPEFORGE_API absl::StatusOr<std::string> ReportHtml(absl::string_view report_json);
+// Writes DIR/report.json and DIR/report.html (creating DIR), both or neither.
+BPEFORGE_API absl::Status WriteReport(absl::string_view report_json, const std::string& dir);
 
 }  // namespace bpeforge
 

@@ -1,0 +1,299 @@
+// Reports (MakeReport, `bpeforge report`) against what they summarize: token counts against
+// encoding the files, the curve against training at each size and encoding, token use against
+// a slow check of every id, the recorded merge counts against the reference trainer, and bad
+// input refused with one line and nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "bpeforge/bpeforge.h"
+#include "core/internal/utf8.h"
+#include "tests/reference_trainer.h"
+#include "tests/test_util.h"
+#include "tests/text_gen.h"
+
+namespace bpeforge {
+namespace {
+
+using internal::testing::CommandResult;
+using internal::testing::Exists;
+using internal::testing::ExpectCleanFailure;
+using internal::testing::RunCli;
+using internal::testing::TempDir;
+using internal::testing::WriteFile;
+using Json = nlohmann::json;
+
+const std::vector<std::string> kSpecials = {"<|endoftext|>"};
+
+std::string Text(uint64_t seed, size_t fragments = 400) {
+  internal::testing::TextGenOptions gen;
+  gen.fragments = fragments;
+  gen.special_tokens = kSpecials;
+  return internal::testing::RandomText(seed, gen);
+}
+
+TrainOptions Options(size_t vocab_size) {
+  TrainOptions options;
+  options.vocab_size = vocab_size;
+  options.special_tokens = kSpecials;
+  options.threads = 2;
+  return options;
+}
+
+Json Report(const std::vector<ReportTokenizer>& tokenizers, const std::vector<std::string>& inputs,
+            std::vector<size_t> sizes = {}) {
+  ReportOptions options;
+  options.sizes = std::move(sizes);
+  options.threads = 2;
+  options.throughput_bytes = 1 << 12;
+  absl::StatusOr<std::string> json = MakeReport(tokenizers, inputs, options);
+  EXPECT_TRUE(json.ok()) << json.status();
+  return json.ok() ? Json::parse(*json) : Json();
+}
+
+// Training text, held-out text in two files, and a tokenizer trained on the first.
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string corpus;
+    for (uint64_t seed = 0; seed < 20; ++seed) corpus += Text(seed);
+    corpus_ = dir_.File("corpus.txt");
+    WriteFile(corpus_, corpus);
+    for (uint64_t seed : {100, 101}) {
+      held_out_.push_back(dir_.File(absl::StrCat("held-out-", seed, ".txt")));
+      WriteFile(held_out_.back(), Text(seed, 1500));
+    }
+    absl::StatusOr<TrainStats> stats = TrainAndSave({corpus_}, Options(kVocab), dir_.File("tok"));
+    ASSERT_TRUE(stats.ok()) << stats.status();
+  }
+  static constexpr size_t kVocab = 700;
+  TempDir dir_;
+  std::string corpus_;
+  std::vector<std::string> held_out_;
+};
+
+// The ids of encoding each file, as `encode` gives them.
+std::vector<std::vector<TokenId>> EncodeEach(const Tokenizer& t,
+                                             const std::vector<std::string>& paths) {
+  std::vector<std::vector<TokenId>> ids;
+  for (const std::string& path : paths) {
+    ids.emplace_back();
+    absl::StatusOr<EncodeFilesStats> stats =
+        t.EncodeFiles({path}, {}, [&](absl::Span<const TokenId> chunk) {
+          ids.back().insert(ids.back().end(), chunk.begin(), chunk.end());
+          return absl::OkStatus();
+        });
+    EXPECT_TRUE(stats.ok()) << stats.status();
+  }
+  return ids;
+}
+
+TEST_F(ReportTest, BytesPerTokenEqualEncodesTokenCounts) {
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Load(dir_.File("tok"));
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const Json report = Report({{dir_.File("tok")}}, held_out_);
+  const Json& t = report["tokenizers"][0];
+  const std::vector<std::vector<TokenId>> ids = EncodeEach(*tok, held_out_);
+  uint64_t bytes = 0, tokens = 0;
+  for (size_t f = 0; f < held_out_.size(); ++f) {
+    const uint64_t size = std::filesystem::file_size(held_out_[f]);
+    EXPECT_EQ(t["files"][f]["bytes"], size);
+    EXPECT_EQ(t["files"][f]["tokens"], ids[f].size());
+    EXPECT_DOUBLE_EQ(t["files"][f]["bytes_per_token"].get<double>(),
+                     static_cast<double>(size) / ids[f].size());
+    bytes += size;
+    tokens += ids[f].size();
+  }
+  EXPECT_EQ(t["total"]["bytes"], bytes);
+  EXPECT_EQ(t["total"]["tokens"], tokens);
+  EXPECT_EQ(t["curve"].back()["vocab_size"], kVocab);
+  EXPECT_EQ(t["curve"].back()["tokens"], tokens);
+  // Per script, the tokens add up to all of them.
+  uint64_t script_bytes = 0, script_tokens = 0;
+  for (const Json& s : t["scripts"]) {
+    script_bytes += s["bytes"].get<uint64_t>();
+    script_tokens += s["tokens"].get<uint64_t>();
+  }
+  EXPECT_EQ(script_bytes, bytes);
+  EXPECT_EQ(script_tokens, tokens);
+}
+
+TEST_F(ReportTest, CurveEqualsTrainingAtThoseSizesAndEncoding) {
+  const std::vector<size_t> sizes = {300, 420, 555};
+  const Json report = Report({{dir_.File("tok")}}, held_out_, sizes);
+  const Json& curve = report["tokenizers"][0]["curve"];
+  ASSERT_EQ(curve.size(), sizes.size() + 1);  // and the tokenizer's own size
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    absl::StatusOr<TrainResult> trained = Train({corpus_}, Options(sizes[i]));
+    ASSERT_TRUE(trained.ok()) << trained.status();
+    absl::StatusOr<Tokenizer> tok = Tokenizer::FromModel(trained->model);
+    ASSERT_TRUE(tok.ok()) << tok.status();
+    uint64_t tokens = 0;
+    for (const std::vector<TokenId>& ids : EncodeEach(*tok, held_out_)) tokens += ids.size();
+    EXPECT_EQ(curve[i]["vocab_size"], sizes[i]);
+    EXPECT_EQ(curve[i]["tokens"], tokens) << "at vocabulary size " << sizes[i];
+  }
+}
+
+TEST_F(ReportTest, AutoSizesSpanTheVocabulary) {
+  const Json curve = Report({{dir_.File("tok")}}, held_out_)["tokenizers"][0]["curve"];
+  ASSERT_GE(curve.size(), 20u);
+  EXPECT_EQ(curve.front()["vocab_size"], 256 + kSpecials.size());
+  EXPECT_EQ(curve.back()["vocab_size"], kVocab);
+  for (size_t i = 1; i < curve.size(); ++i) {
+    EXPECT_LT(curve[i - 1]["vocab_size"], curve[i]["vocab_size"]);
+    EXPECT_GE(curve[i - 1]["tokens"], curve[i]["tokens"]);  // more merges, never more tokens
+  }
+}
+
+// A vocabulary with tokens that encoding never gives their own bytes: one the pattern cuts
+// ("a."), the second of two ids with the same bytes ("abc"), and one that is not whole UTF-8.
+Tokenizer HandMade() {
+  Vocab vocab;
+  for (int b = 0; b < 256; ++b) vocab.push_back(std::string(1, static_cast<char>(b)));
+  Merges merges = {{"a", "."},  {"a", "b"},       {"ab", "c"}, {"b", "c"},
+                   {"a", "bc"}, {"\xe2", "\x82"}, {" ", "ab"}, {"\xe2\x82", "\xac"}};
+  for (const auto& [l, r] : merges) vocab.push_back(l + r);
+  vocab.push_back("<|endoftext|>");
+  absl::StatusOr<Tokenizer> t = Tokenizer::Create(vocab, merges, kSpecials);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return *std::move(t);
+}
+
+TEST_F(ReportTest, UnusedAndUnreachableAgreeWithASlowCheck) {
+  WriteFile(held_out_[1], "abc ab a. abc \xe2\x82\xac bc<|endoftext|> zz");
+  absl::StatusOr<Tokenizer> trained = Tokenizer::Load(dir_.File("tok"));
+  ASSERT_TRUE(trained.ok());
+  const std::vector<Tokenizer> tokenizers = {*trained, HandMade()};
+  const Json report =
+      Report({{tokenizers[0], "", "trained"}, {tokenizers[1], "hand-made"}}, held_out_);
+  for (size_t k = 0; k < tokenizers.size(); ++k) {
+    const Tokenizer& t = tokenizers[k];
+    std::set<TokenId> used, specials;
+    for (const std::vector<TokenId>& ids : EncodeEach(t, held_out_))
+      used.insert(ids.begin(), ids.end());
+    for (const std::string& s : t.special_tokens()) specials.insert(*t.SpecialTokenId(s));
+    std::vector<TokenId> unused, unreachable, partial;
+    for (TokenId id = 0; id < t.id_limit(); ++id) {
+      const std::optional<absl::string_view> bytes = t.TokenBytes(id);
+      if (!bytes.has_value() || specials.contains(id)) continue;
+      if (!used.contains(id)) unused.push_back(id);
+      const bool utf8 = !internal::FindInvalidUtf8(*bytes).has_value();
+      if (!utf8 && bytes->size() > 1) partial.push_back(id);
+      // Text encodes through the pattern; other bytes can only be part of one pre-token, which
+      // encodes to the first id of those bytes.
+      TokenId first = id;
+      for (TokenId other = 0; other < id; ++other) {
+        if (t.TokenBytes(other) == bytes) first = std::min(first, other);
+      }
+      const bool reachable =
+          utf8 ? t.EncodeOrdinary(*bytes) == std::vector<TokenId>{id} : first == id;
+      if (!reachable) unreachable.push_back(id);
+    }
+    const Json& r = report["tokenizers"][k];
+    EXPECT_EQ(r["unused"].get<std::vector<TokenId>>(), unused) << r["name"];
+    EXPECT_EQ(r["unreachable"].get<std::vector<TokenId>>(), unreachable) << r["name"];
+    EXPECT_EQ(r["partial_utf8"].get<std::vector<TokenId>>(), partial) << r["name"];
+  }
+  // The hand-made vocabulary's: "a." (the pattern cuts it) and the second "abc"; "\xe2\x82" is
+  // part of a character, reachable only as a piece of a pre-token.
+  const Json& hand = report["tokenizers"][1];
+  EXPECT_EQ(hand["unreachable"], Json::array({256, 260}));
+  EXPECT_EQ(hand["partial_utf8"], Json::array({261}));
+}
+
+TEST_F(ReportTest, RarestMergesAreTheLeastFrequentInTraining) {
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Load(dir_.File("tok"));
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  const std::vector<uint64_t>& counts = tok->model()->merge_counts;
+  ASSERT_EQ(counts.size(), kVocab - 257);
+  const Json report = Report({{dir_.File("tok")}}, held_out_);
+  const Json& rarest = report["tokenizers"][0]["rarest_merges"];
+  ASSERT_EQ(rarest.size(), 20u);
+  std::vector<uint64_t> sorted = counts;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < rarest.size(); ++i) {
+    const size_t merge = rarest[i]["merge"].get<size_t>();
+    EXPECT_EQ(rarest[i]["merge_count"], sorted[i]);
+    EXPECT_EQ(rarest[i]["merge_count"], counts[merge]);
+    const auto& [left, right] = tok->model()->merges[merge];
+    EXPECT_EQ(*tok->TokenBytes(rarest[i]["id"].get<TokenId>()), left + right);
+  }
+  // A tokenizer without recorded counts has none to list.
+  std::filesystem::remove(dir_.File("tok/merge_counts.txt"));
+  EXPECT_TRUE(Report({{dir_.File("tok")}}, held_out_)["tokenizers"][0]["rarest_merges"].is_null());
+}
+
+TEST_F(ReportTest, PageHoldsEveryChartAndTable) {
+  const std::string out = dir_.File("report");
+  ReportOptions options;
+  options.throughput_bytes = 1 << 12;
+  absl::StatusOr<std::string> json =
+      MakeReport({{dir_.File("tok")}, {HandMade(), "hand-made"}}, held_out_, options);
+  ASSERT_TRUE(json.ok()) << json.status();
+  ASSERT_TRUE(WriteReport(*json, out).ok());
+  EXPECT_EQ(Json::parse(internal::testing::ReadFileOrDie(out + "/report.json")),
+            Json::parse(*json));
+  const std::string html = internal::testing::ReadFileOrDie(out + "/report.html");
+  for (const char* id : {"chart-curve", "chart-files", "chart-scripts", "chart-lengths"}) {
+    EXPECT_NE(html.find(absl::StrCat("<svg id=\"", id, "\"")), std::string::npos) << id;
+  }
+  EXPECT_NE(html.find("<polyline"), std::string::npos);
+  EXPECT_NE(html.find("hand-made"), std::string::npos);
+  // Nothing to fetch: no script, no link, no image from elsewhere (SVG's namespace is a name).
+  const std::string page =
+      absl::StrReplaceAll(html, {{"xmlns=\"http://www.w3.org/2000/svg\"", ""}});
+  for (const char* fetching : {"<script", "<link", "src=", "http:", "https:", "url("}) {
+    EXPECT_EQ(page.find(fetching), std::string::npos) << fetching;
+  }
+}
+
+class ReportCliTest : public ReportTest {};
+
+TEST_F(ReportCliTest, WritesBothFilesAndSaysTheHeadlineNumbers) {
+  const std::string out = dir_.File("out");
+  const CommandResult r = RunCli("report --tokenizer '" + dir_.File("tok") + ",name=mine' '" +
+                                 held_out_[0] + "' --out '" + out + "' --sizes 300,500 --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Exists(out + "/report.json"));
+  EXPECT_TRUE(Exists(out + "/report.html"));
+  EXPECT_NE(r.out.find("mine"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bytes/token"), std::string::npos) << r.out;
+  const Json report = Json::parse(internal::testing::ReadFileOrDie(out + "/report.json"));
+  EXPECT_EQ(report["tokenizers"][0]["name"], "mine");
+  EXPECT_EQ(report["tokenizers"][0]["curve"].size(), 3u);
+}
+
+TEST_F(ReportCliTest, BadInputGivesOneLineAndWritesNothing) {
+  const std::string out = dir_.File("out");
+  const std::string tok = "--tokenizer '" + dir_.File("tok") + "' ";
+  const std::string in = "'" + held_out_[0] + "' ";
+  WriteFile(dir_.File("broken.tiktoken"), "not base64 at all\n");
+  struct Case {
+    std::string args, needle;
+  };
+  for (const Case& c : std::vector<Case>{
+           {tok + "'" + dir_.File("missing.txt") + "'", "missing.txt"},
+           {"--tokenizer '" + dir_.File("nothing-here") + "' " + in, "nothing-here"},
+           {"--tokenizer '" + dir_.File("broken.tiktoken") + "' " + in, "broken.tiktoken"},
+           {tok + in + "--sizes 100", "100"},
+           {tok + in + "--sizes 300,99999", "99999"},
+           {tok + in + "--sizes 300,x", "--sizes"},
+           {tok + "- ", "standard input"},
+           {"--tokenizer '" + dir_.File("tok") + ",colour=red' " + in, "colour"},
+       }) {
+    const CommandResult r = RunCli("report " + c.args + " --out '" + out + "' --quiet");
+    ExpectCleanFailure(r, c.needle);
+    EXPECT_FALSE(Exists(out)) << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace bpeforge
