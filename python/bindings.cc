@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
+#include "python/report_bindings.h"
 #include "python/support.h"
 
 namespace py = pybind11;
@@ -354,6 +355,8 @@ PYBIND11_MODULE(_bpeforge, m) {
         }
         Unwrap(std::move(saved));
       });
+
+  RegisterReport(m);
 
   py::class_<StreamEncoder>(m, "StreamEncoder")
       // No cache: encode_iterable must not allocate as it goes (CS336 runs it under a cap on

@@ -19,6 +19,7 @@ packages=(
   libopenmpi-dev openmpi-bin         # Open MPI: training over many processes (mpirun)
   clang libclang-rt-14-dev           # libFuzzer for the fuzz targets (scripts/fuzz.sh)
   time                               # /usr/bin/time for the end-to-end benchmark
+  chromium                           # renders the report page headless in its test
   xz-utils                           # unpacking oneTBB's source for the TSan build
 )
 

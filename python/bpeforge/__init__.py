@@ -589,3 +589,6 @@ def load(
     return Tokenizer._wrap(
         _bpeforge.Tokenizer.load(path, _special_tokens(special_tokens), pattern, ids_path)
     )
+
+
+from .report import report, report_html  # noqa: E402  (bpeforge report; see report.py)
