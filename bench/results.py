@@ -580,7 +580,9 @@ class Bench:
             whole([self.bpeforge, "encode", stories, "--vocab", vocab, "--merges", merges,
                    "--special-token", EOT, "--dtype", "uint16", "--threads", 2, "--quiet",
                    "--output", self.out("cli.u16")]),
-            "`bpeforge encode`, the same options", rate_bytes=stories.stat().st_size))
+            "`bpeforge encode`, the same options (the same ids)", rate_bytes=stories.stat().st_size,
+            check=lambda: "" if filecmp(self.out("py.u16"), self.out("cli.u16"))
+            else "the ids differ"))
         # The calls alone, the text already in memory: one process prints its times.
         script = self.out("calls.py")
         script.write_text(
