@@ -17,7 +17,8 @@ def main() -> None:
     with open(f"{folder}/gpt2_vocab.json", encoding="utf-8") as f:
         vocab = json.load(f)
     with open(f"{folder}/gpt2_merges.txt", encoding="utf-8") as f:
-        merges = [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#version")]
+        merges = [line.rstrip("\n") for line in f
+                  if line.strip() and not line.startswith("#version")]
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
                   "use_regex": True}
     tokenizer = {
