@@ -3,6 +3,7 @@
 // saved beside the merges and loaded back, and a tokenizer without them still loads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -100,8 +101,11 @@ TEST_F(SavedMergeCountsTest, SavedBesideTheMergesAndLoadedBack) {
   ASSERT_EQ(trained->model.merge_counts.size(), trained->model.merges.size());
   const std::string tok = dir_.File("tok");
   ASSERT_TRUE(TrainAndSave({corpus_}, options_, tok).ok());
+  // Line for line beside merges.txt.
   const std::string text = ReadFileOrDie(tok + "/merge_counts.txt");
-  EXPECT_EQ(text.substr(0, 1), "#");
+  EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')),
+            trained->model.merges.size());
+  EXPECT_EQ(text.substr(0, text.find('\n')), std::to_string(trained->model.merge_counts[0]));
   absl::StatusOr<Tokenizer> loaded = Tokenizer::Load(tok);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(loaded->model()->merge_counts, trained->model.merge_counts);

@@ -13,15 +13,7 @@
 #include "core/internal/status_macros.h"
 
 namespace bpeforge::internal {
-namespace {
-
-constexpr absl::string_view kHeader =
-    "# bpeforge merge counts: line i + 1 holds how often merge i of merges.txt occurred\n";
-
-}  // namespace
-
 void WriteMergeCounts(absl::Span<const uint64_t> counts, TextSink& out) {
-  out.Append(kHeader);
   std::string block;
   for (const uint64_t count : counts) {
     absl::StrAppend(&block, count, "\n");

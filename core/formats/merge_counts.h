@@ -1,10 +1,11 @@
 // merge_counts.txt, written beside merges.txt by training: how often each merge's pair occurred
-// in the training text when it was merged, one decimal count per line in merge order after a
-// comment line (so that line i + 1 of merges.txt and line i + 1 of this file are merge i).
+// in the training text when it was merged, one decimal count per line in merge order, line for
+// line beside merges.txt (`paste merges.txt merge_counts.txt`). Lines starting with # are
+// comments.
 //
 //   std::string text;
 //   StringSink sink(&text);
-//   WriteMergeCounts({5, 3}, sink);  // "# ...\n5\n3\n"
+//   WriteMergeCounts({5, 3}, sink);  // "5\n3\n"
 //   absl::StatusOr<std::optional<std::vector<uint64_t>>> counts =
 //       ReadMergeCountsIfThere("tok/merge_counts.txt", /*merges=*/2);
 //
