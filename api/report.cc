@@ -18,7 +18,7 @@
 #include "api/tokenizer_state.h"
 #include "bpeforge/bpeforge.h"
 #include "core/internal/status_macros.h"
-#include "core/internal/text_class.h"
+#include "core/pretokenize/text_class.h"
 #include "parallel/tally_files.h"
 
 namespace bpeforge {

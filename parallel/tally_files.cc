@@ -5,29 +5,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "core/internal/text_class.h"
+#include "core/pretokenize/text_class.h"
 #include "parallel/parallel_count.h"
 #include "parallel/train.h"
 
 namespace bpeforge::internal {
-namespace {
-
-// The thread pool, lent to core code as `threads` workers.
-Parallelism Lent(int threads) {
-  Parallelism parallelism;
-  parallelism.workers = static_cast<size_t>(threads);
-  parallelism.run = [threads](size_t n, const std::function<void(size_t)>& task) {
-    RunInParallel(n, threads, task);
-  };
-  return parallelism;
-}
-
-}  // namespace
-
 absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
                                       const std::vector<const Tokenizer*>& tokenizers,
                                       const TallyOptions& options) {
   const int threads = ThreadsToUse(options.threads);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(threads));
   CountOptions count;
   count.special_tokens = options.special_tokens;
   count.pattern = options.pattern;
@@ -50,15 +38,10 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
       options.progress(
           absl::StrCat("pre-tokenizing ", paths[f], " (", PatternName(count.pattern), ")"));
     }
-    absl::StatusOr<ShardedCounts> counted;
-    {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                                static_cast<size_t>(threads));
-      counted = CountFiles({paths[f]}, count);
-    }
+    absl::StatusOr<ShardedCounts> counted = CountFiles({paths[f]}, count);
     if (!counted.ok()) return counted.status();
     std::vector<CountingTable>& tables = counted->tables;
-    CountingTable::MakeDisjoint(tables, Lent(threads));
+    if (!tokenizers.empty()) CountingTable::MakeDisjoint(tables, LentParallelism(threads));
     uint64_t distinct = 0;
     for (const CountingTable& table : tables) distinct += table.size();
     if (options.progress && !tokenizers.empty()) {

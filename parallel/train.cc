@@ -18,16 +18,6 @@ double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// The thread pool, lent to core code as `threads` workers.
-Parallelism LentParallelism(int threads) {
-  Parallelism parallelism;
-  parallelism.workers = static_cast<size_t>(threads);
-  parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
-    tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
-  };
-  return parallelism;
-}
-
 // Learns merges from `words` (consumed), made from counts of `distinct` pre-tokens;
 // the merge time counts from `start`.
 absl::StatusOr<TrainResult> LearnFromWords(AnyWordTable words, uint64_t distinct,
@@ -60,6 +50,15 @@ absl::StatusOr<TrainResult> LearnFromWords(AnyWordTable words, uint64_t distinct
 }
 
 }  // namespace
+
+Parallelism LentParallelism(int threads) {
+  Parallelism parallelism;
+  parallelism.workers = static_cast<size_t>(threads);
+  parallelism.run = [](size_t n, const std::function<void(size_t)>& task) {
+    tbb::parallel_for(size_t{0}, n, [&task](size_t i) { task(i); });
+  };
+  return parallelism;
+}
 
 int ThreadsToUse(int requested) {
   // Never more than the hardware has: oneTBB would not start them anyway.

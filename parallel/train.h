@@ -58,6 +58,9 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
 absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                             const TrainJob& options);
 
+// The thread pool, lent to core code as `threads` workers (under the caller's limit on them).
+Parallelism LentParallelism(int threads);
+
 // Runs task(0), ..., task(n - 1) on at most `threads` threads (0: all the hardware's).
 void RunInParallel(size_t n, int threads, const std::function<void(size_t)>& task);
 

@@ -21,7 +21,7 @@
 
 #include "absl/strings/string_view.h"
 #include "core/encode/tokenizer.h"
-#include "core/internal/text_class.h"
+#include "core/pretokenize/text_class.h"
 
 namespace bpeforge::internal {
 

@@ -1,4 +1,4 @@
-#include "core/internal/text_class.h"
+#include "core/pretokenize/text_class.h"
 
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>

@@ -4,8 +4,8 @@
 //
 //   TextClass c = ClassifyText(" the");    // Latin
 //   absl::string_view name = TextClassName(ClassifyText(" 2024"));  // "digits"
-#ifndef BPEFORGE_CORE_INTERNAL_TEXT_CLASS_H_
-#define BPEFORGE_CORE_INTERNAL_TEXT_CLASS_H_
+#ifndef BPEFORGE_CORE_PRETOKENIZE_TEXT_CLASS_H_
+#define BPEFORGE_CORE_PRETOKENIZE_TEXT_CLASS_H_
 
 #include <cstdint>
 
@@ -34,4 +34,4 @@ absl::string_view TextClassName(TextClass c);
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_INTERNAL_TEXT_CLASS_H_
+#endif  // BPEFORGE_CORE_PRETOKENIZE_TEXT_CLASS_H_
