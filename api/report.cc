@@ -254,6 +254,7 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
     j["path"] = inputs[f];
     j["bytes"] = words.files[f].bytes;
     j["documents"] = words.files[f].documents;
+    j["skipped_records"] = words.files[f].skipped_records;
     j["words"] = words.files[f].pretokens;
     total_bytes += words.files[f].bytes;
     total_words += words.files[f].pretokens;

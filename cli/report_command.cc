@@ -121,9 +121,12 @@ std::vector<std::string> TokenizerPaths(const std::vector<ReportTokenizer>& toke
 }
 
 void PrintSummary(const nlohmann::json& report, double seconds, const std::string& out_dir) {
-  std::printf("read        %s bytes of text in %zu file(s), %s words (GPT-2 pre-tokens)\n",
-              report["bytes"].dump().c_str(), report["inputs"].size(),
-              report["words"].dump().c_str());
+  uint64_t skipped = 0;
+  for (const auto& input : report["inputs"]) skipped += input["skipped_records"].get<uint64_t>();
+  std::printf("read        %.1f MB of text in %zu file(s), %s words (GPT-2 pre-tokens)%s\n",
+              report["bytes"].get<uint64_t>() / 1e6, report["inputs"].size(),
+              report["words"].dump().c_str(),
+              skipped == 0 ? "" : absl::StrCat(", ", skipped, " bad records skipped").c_str());
   size_t width = 9;
   for (const auto& t : report["tokenizers"]) {
     width = std::max(width, t["name"].get<std::string>().size());

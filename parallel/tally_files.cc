@@ -72,6 +72,7 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
     file.bytes = counted->bytes;
     file.pretokens = counted->pretokens;
     file.documents = counted->documents;
+    file.skipped_records = counted->skipped_records;
     file.tokens.assign(tokenizers.size(), 0);
     for (const std::vector<uint64_t>& tokens : file_tokens) {
       for (size_t t = 0; t < tokens.size(); ++t) file.tokens[t] += tokens[t];

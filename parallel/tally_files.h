@@ -38,6 +38,7 @@ struct FileTally {
   uint64_t bytes = 0;      // of text (for JSON Lines, of the documents)
   uint64_t pretokens = 0;  // occurrences, special tokens not counted
   uint64_t documents = 0;
+  uint64_t skipped_records = 0;  // bad JSON Lines records passed over
   std::vector<uint64_t> tokens;  // by tokenizer
 };
 
