@@ -52,6 +52,7 @@ from typing import (
     TYPE_CHECKING,
     AbstractSet,
     Any,
+    Callable,
     Collection,
     Iterable,
     Iterator,
@@ -62,7 +63,7 @@ from typing import (
 )
 
 from . import _bpeforge
-from ._progress import Progress, ProgressOption, reporter as _reporter
+from ._progress import Progress, ProgressOption, reporting as _reporting
 
 if TYPE_CHECKING:
     import numpy
@@ -221,13 +222,18 @@ def _check_training(vocab_size: int, min_frequency: int, max_token_length: int |
 _LAYOUTS = ("bytes-first", "hf")
 
 
+Trained = tuple[dict[int, bytes], list[tuple[bytes, bytes]]]
+
+
 def _warn_if_short(
-    trained: tuple[dict[int, bytes], list[tuple[bytes, bytes]]],
+    trained: Trained,
     vocab_size: int,
     min_frequency: int,
     max_token_length: int | None,
-) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
-    """Warns when training stopped before ``vocab_size``, saying where and why."""
+    stacklevel: int = 3,
+) -> Trained:
+    """Warns when training stopped before ``vocab_size``, saying where and why (the warning
+    points ``stacklevel`` frames up: at the user's call)."""
     reached = len(trained[0])
     if reached < vocab_size:
         why = "no pair was left to merge"
@@ -238,9 +244,35 @@ def _warn_if_short(
         warnings.warn(
             f"training stopped at {reached} tokens, before the requested {vocab_size}: {why}",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     return trained
+
+
+def _train(
+    native: Callable[..., Trained],
+    source: Any,
+    vocab_size: int,
+    special_tokens: Iterable[str] | None,
+    threads: int | None,
+    pattern: str,
+    layout: str,
+    progress: ProgressOption,
+    min_frequency: int,
+    max_token_length: int | None,
+    *rest: Any,
+) -> Trained:
+    """Checks the training options, calls ``native(source, ..., *rest)`` and warns when it
+    stopped early: train_bpe's and train_from_iterator's common part."""
+    _check_training(vocab_size, min_frequency, max_token_length)
+    specials = _special_tokens(special_tokens)
+    with _reporting(progress) as report:
+        trained = native(
+            source, vocab_size, specials, _threads(threads), _pattern(pattern),
+            _choice(layout, "layout", _LAYOUTS), report, min_frequency, max_token_length or 0,
+            *rest,
+        )
+    return _warn_if_short(trained, vocab_size, min_frequency, max_token_length, stacklevel=4)
 
 
 def train_bpe(
@@ -260,12 +292,12 @@ def train_bpe(
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """Train a byte-level BPE tokenizer on UTF-8 text files (CS336 ``run_train_bpe``).
 
-    The text of ``input_path`` is split on the ``special_tokens`` (they never merge), each
-    piece is pre-tokenized with ``pattern`` (``"gpt2"``, ``"cl100k"``, ``"o200k"``, or any regex as the ``regex``
-    module reads it, run by a slower reference matcher), and the most frequent adjacent
-    pair is merged (ties: the lexicographically greater pair of byte strings) until
-    256 + len(special_tokens) + merges reaches ``vocab_size`` or no pair is left. Several
-    input files are separate documents. The result does not depend on ``threads``.
+    The text of ``input_path`` is split on the ``special_tokens`` (they never merge), each piece
+    is pre-tokenized with ``pattern`` (``"gpt2"``, ``"cl100k"``, ``"o200k"``, or any regex as
+    the ``regex`` module reads it, run by a slower reference matcher), and the most frequent
+    adjacent pair is merged (ties: the lexicographically greater pair of byte strings) until
+    256 + len(special_tokens) + merges reaches ``vocab_size`` or no pair is left. Several input
+    files are separate documents. The result does not depend on ``threads``.
 
     Inputs may be files, folders (their files, recursively, in sorted order; ``include=
     ["*.jsonl.zst"]`` keeps only matching names) and globs. gzip, xz and zstd files are
@@ -294,28 +326,11 @@ def train_bpe(
     FileNotFoundError for a missing input, ValueError for invalid UTF-8 (naming the file and
     byte offset) or a vocab_size below 256 + specials.
     """
-    paths = _input_paths(input_path, include)
-    _check_training(vocab_size, min_frequency, max_token_length)
-    specials = _special_tokens(special_tokens)
-    report = _reporter(progress)
-    try:
-        trained = _bpeforge.train(
-            paths,
-            vocab_size,
-            specials,
-            _threads(threads),
-            _pattern(pattern),
-            _choice(layout, "layout", _LAYOUTS),
-            report,
-            min_frequency,
-            max_token_length or 0,
-            _jsonl_field(jsonl_field),
-            bool(skip_bad_records),
-        )
-    finally:
-        if report is not None:
-            report.close()
-    return _warn_if_short(trained, vocab_size, min_frequency, max_token_length)
+    return _train(
+        _bpeforge.train, _input_paths(input_path, include), vocab_size, special_tokens, threads,
+        pattern, layout, progress, min_frequency, max_token_length, _jsonl_field(jsonl_field),
+        bool(skip_bad_records),
+    )
 
 
 def _documents(iterator: Documents) -> Documents:
@@ -346,8 +361,8 @@ def train_from_iterator(
     ``iterator`` yields ``str`` (one document each) or sequences of ``str`` (batches of
     documents, as ``datasets`` yields them: ``(b["text"] for b in ds.iter(batch_size=1000))``).
     Documents never merge across items, as JSON Lines records do, and ``special_tokens``
-    inside a document split it as in a file: the result equals ``train_bpe`` on a file holding the same
-    documents joined by a special token, whatever ``threads``.
+    inside a document split it as in a file: the result equals ``train_bpe`` on a file holding
+    the same documents joined by a special token, whatever ``threads``.
 
     The documents are copied in batches of about a megabyte and counted by the worker threads
     while Python makes the next batch (the GIL is held only to take the items), so memory holds
@@ -360,26 +375,10 @@ def train_from_iterator(
     Returns ``(vocab, merges)`` as ``train_bpe`` does, and warns the same way when training
     stops before ``vocab_size``.
     """
-    documents = _documents(iterator)
-    _check_training(vocab_size, min_frequency, max_token_length)
-    specials = _special_tokens(special_tokens)
-    report = _reporter(progress)
-    try:
-        trained = _bpeforge.train_documents(
-            documents,
-            vocab_size,
-            specials,
-            _threads(threads),
-            _pattern(pattern),
-            _choice(layout, "layout", _LAYOUTS),
-            report,
-            min_frequency,
-            max_token_length or 0,
-        )
-    finally:
-        if report is not None:
-            report.close()
-    return _warn_if_short(trained, vocab_size, min_frequency, max_token_length)
+    return _train(
+        _bpeforge.train_documents, _documents(iterator), vocab_size, special_tokens, threads,
+        pattern, layout, progress, min_frequency, max_token_length,
+    )
 
 
 def count_pretokens(
@@ -411,8 +410,7 @@ def count_pretokens(
     out = _count_output(output)
     paths = _input_paths(input_path, include, output=out)
     specials = _special_tokens(special_tokens)
-    report = _reporter(progress)
-    try:
+    with _reporting(progress) as report:
         _bpeforge.count(
             paths,
             out,
@@ -423,9 +421,6 @@ def count_pretokens(
             _jsonl_field(jsonl_field),
             bool(skip_bad_records),
         )
-    finally:
-        if report is not None:
-            report.close()
     return CountFiles(out)
 
 
@@ -455,14 +450,10 @@ def count_pretokens_from_iterator(
     documents = _documents(iterator)
     out = _count_output(output)
     specials = _special_tokens(special_tokens)
-    report = _reporter(progress)
-    try:
+    with _reporting(progress) as report:
         _bpeforge.count_documents(
             documents, out, specials, _threads(threads), _pattern(pattern), report
         )
-    finally:
-        if report is not None:
-            report.close()
     return CountFiles(out)
 
 
@@ -538,8 +529,7 @@ class CountFiles:
         as in ``train_bpe``, and the same warning when training stops before
         ``vocab_size``."""
         _check_training(vocab_size, min_frequency, max_token_length)
-        report = _reporter(progress)
-        try:
+        with _reporting(progress) as report:
             trained = self._impl.train(
                 vocab_size,
                 _threads(threads),
@@ -548,9 +538,6 @@ class CountFiles:
                 min_frequency,
                 max_token_length or 0,
             )
-        finally:
-            if report is not None:
-                report.close()
         return _warn_if_short(trained, vocab_size, min_frequency, max_token_length)
 
     def save(self, path: StrPath) -> CountFiles:
@@ -585,7 +572,7 @@ _SPELLING = _bytes_to_unicode()
 
 def _spell(token: bytes) -> str:
     """A token's bytes as Hugging Face writes them in vocab.json and tokenizer.json."""
-    return "".join(_SPELLING[b] for b in token)
+    return token.decode("latin-1").translate(_SPELLING)  # byte b is character b in latin-1
 
 
 class _Lookups:
@@ -883,28 +870,25 @@ class Tokenizer:
         progress: ProgressOption = False,
     ) -> int:
         """Encodes the UTF-8 files of ``input_path`` (in parallel on ``threads`` threads, in
-        order; each file on its own) into one flat
-        little-endian array of ``dtype`` (``"uint16"`` or ``"uint32"``, or their numpy dtype or
-        type) at ``output_path``, the same bytes as ``bpeforge encode``, written whole or not at
-        all. Returns the number of ids; ``numpy.memmap(output_path, dtype=dtype)`` reads them.
+        order; each file on its own) into one flat little-endian array of ``dtype``
+        (``"uint16"`` or ``"uint32"``, or their numpy dtype or type) at ``output_path``, the
+        same bytes as ``bpeforge encode``, written whole or not at all. Returns the number of
+        ids; ``numpy.memmap(output_path, dtype=dtype)`` reads them.
 
         Inputs are read as by :func:`train_bpe` (folders, globs, compressed files; JSON Lines,
-        each record encoded on its own; ``include``, ``jsonl_field``, ``skip_bad_records``). ``separator_token``, a special token of this
-        tokenizer, puts its id between two documents (files and records). ``progress`` as in
-        :func:`train_bpe`. Ctrl-C stops it (KeyboardInterrupt), leaving no file."""
+        each record encoded on its own; ``include``, ``jsonl_field``, ``skip_bad_records``).
+        ``separator_token``, a special token of this tokenizer, puts its id between two
+        documents (files and records). ``progress`` as in :func:`train_bpe`. Ctrl-C stops it
+        (KeyboardInterrupt), leaving no file."""
         if separator_token is not None and not isinstance(separator_token, str):
             raise TypeError("separator_token must be a str or None")
         output = _path(output_path, "output_path")
         paths = _input_paths(input_path, include, output)
-        report = _reporter(progress)
-        try:
+        with _reporting(progress) as report:
             return self._impl.encode_file(
                 paths, output, _id_dtype(dtype, files=True), _threads(threads),
                 separator_token or "", _jsonl_field(jsonl_field), bool(skip_bad_records), report,
             )
-        finally:
-            if report is not None:
-                report.close()
 
     # -- decoding -------------------------------------------------------------------------
 
@@ -944,10 +928,11 @@ class Tokenizer:
     # -- lookups, tiktoken's names --------------------------------------------------------
 
     def _lookups(self) -> _Lookups:
-        lookups = self.__dict__.get("_tables")
-        if lookups is None:
-            lookups = self._tables = _Lookups(self._impl)
-        return lookups
+        try:
+            return self._tables
+        except AttributeError:
+            self._tables = _Lookups(self._impl)
+            return self._tables
 
     @property
     def n_vocab(self) -> int:

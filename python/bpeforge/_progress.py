@@ -8,9 +8,10 @@ logging setups that replace it see them).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from typing import Callable, NamedTuple, Optional, Union
+from typing import Callable, Iterator, NamedTuple, Optional, Union
 
 
 class Progress(NamedTuple):
@@ -49,6 +50,17 @@ def reporter(progress: ProgressOption) -> Optional[_Tracker]:
         f"progress must be a bool or a callable taking a bpeforge.Progress, not "
         f"{type(progress).__name__}"
     )
+
+
+@contextlib.contextmanager
+def reporting(progress: ProgressOption) -> Iterator[Optional[_Tracker]]:
+    """``reporter(progress)``, closed (its terminal line ended) when the call is over."""
+    tracker = reporter(progress)
+    try:
+        yield tracker
+    finally:
+        if tracker is not None:
+            tracker.close()
 
 
 class _Tracker:
