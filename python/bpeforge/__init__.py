@@ -576,46 +576,42 @@ def _spell(token: bytes) -> str:
 
 
 class _Lookups:
-    """A tokenizer's tables for lookups by id, bytes and Hugging Face spelling, built once (on
-    first use) and then read in constant time."""
+    """A tokenizer's tables for lookups by bytes and by Hugging Face spelling, each built at its
+    first use and then read in constant time (lookups by id ask the C++ tokenizer)."""
 
     def __init__(self, impl: _bpeforge.Tokenizer) -> None:
-        self.vocab: dict[int, bytes] = impl.vocab()
-        self.vocab_view: Mapping[int, bytes] = types.MappingProxyType(self.vocab)
+        self._impl = impl
         self.special_ids: dict[str, int] = {
             s: impl.special_token_id(s) for s in impl.special_tokens
         }
-        specials = set(self.special_ids.values())
-        # bytes -> id: a mergeable token before a special token with the same bytes (tiktoken's
-        # order), and of two ids with the same bytes the lower, which encoding produces.
-        self.ids: dict[bytes, int] = {}
-        for token_id, token in self.vocab.items():
-            if token_id not in specials:
-                self.ids.setdefault(token, token_id)
-        for text, token_id in self.special_ids.items():
-            self.ids.setdefault(text.encode("utf-8"), token_id)
-        self._hf: dict[str, int] | None = None
-        self._hf_tokens: dict[int, str] | None = None
+        self.special_texts: dict[int, str] = {i: s for s, i in self.special_ids.items()}
 
+    @functools.cached_property
+    def vocab(self) -> Mapping[int, bytes]:
+        """id -> bytes, read-only."""
+        return types.MappingProxyType(self._impl.vocab())
+
+    @functools.cached_property
+    def ids(self) -> dict[bytes, int]:
+        """bytes -> id: a mergeable token before a special token with the same bytes (tiktoken's
+        order), and of two ids with the same bytes the lower, which encoding produces."""
+        ids: dict[bytes, int] = {}
+        for token_id, token in self.vocab.items():
+            if token_id not in self.special_texts:
+                ids.setdefault(token, token_id)
+        for text, token_id in self.special_ids.items():
+            ids.setdefault(text.encode("utf-8"), token_id)
+        return ids
+
+    @functools.cached_property
     def hf_vocab(self) -> dict[str, int]:
         """tokenizer.json's vocab and added tokens: spelling -> id."""
-        if self._hf is None:
-            hf: dict[str, int] = {}
-            specials = set(self.special_ids.values())
-            for token_id, token in self.vocab.items():
-                if token_id not in specials:
-                    hf.setdefault(_spell(token), token_id)
-            hf.update(self.special_ids)
-            self._hf = hf
-        return self._hf
-
-    def hf_tokens(self) -> dict[int, str]:
-        """id -> its Hugging Face spelling (a special token's own text)."""
-        if self._hf_tokens is None:
-            tokens = {i: _spell(b) for i, b in self.vocab.items()}
-            tokens.update({i: s for s, i in self.special_ids.items()})
-            self._hf_tokens = tokens
-        return self._hf_tokens
+        hf: dict[str, int] = {}
+        for token_id, token in self.vocab.items():
+            if token_id not in self.special_texts:
+                hf.setdefault(_spell(token), token_id)
+        hf.update(self.special_ids)
+        return hf
 
 
 @functools.lru_cache(maxsize=64)
@@ -923,7 +919,9 @@ class Tokenizer:
         """The bytes of ``token_id``, or None where no token has it."""
         if isinstance(token_id, bool) or not isinstance(token_id, int):
             raise TypeError(f"token_id must be an int, not {type(token_id).__name__}")
-        return self._lookups().vocab.get(token_id)
+        if not 0 <= token_id <= 0xFFFFFFFF:
+            return None
+        return self._impl.token_bytes(token_id)
 
     # -- lookups, tiktoken's names --------------------------------------------------------
 
@@ -981,7 +979,7 @@ class Tokenizer:
                 token = token.__index__()  # numpy's integer scalars
             except AttributeError:
                 raise TypeError(f"token must be an int, not {type(token).__name__}") from None
-        found = self._lookups().vocab.get(token)
+        found = self._impl.token_bytes(token) if 0 <= token <= 0xFFFFFFFF else None
         if found is None:
             raise KeyError(token)
         return found
@@ -994,21 +992,25 @@ class Tokenizer:
         token as its text), or None (Hugging Face's ``token_to_id``)."""
         if not isinstance(token, str):
             raise TypeError(f"token must be a str, not {type(token).__name__}")
-        return self._lookups().hf_vocab().get(token)
+        return self._lookups().hf_vocab.get(token)
 
     def id_to_token(self, token_id: int) -> str | None:
         """The token of ``token_id`` in Hugging Face's spelling (see ``token_to_id``), or None
         (Hugging Face's ``id_to_token``)."""
         if isinstance(token_id, bool) or not isinstance(token_id, int):
             raise TypeError(f"token_id must be an int, not {type(token_id).__name__}")
-        return self._lookups().hf_tokens().get(token_id)
+        special = self._lookups().special_texts.get(token_id)
+        if special is not None:
+            return special
+        token = self._impl.token_bytes(token_id) if 0 <= token_id <= 0xFFFFFFFF else None
+        return None if token is None else _spell(token)
 
     def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
         """Hugging Face's ``get_vocab``: a new dict of each token in Hugging Face's spelling
         (see ``token_to_id``) -> its id, the special tokens included unless
         ``with_added_tokens=False``. Two ids with the same bytes appear once, with the id that
         encoding produces, as in ``tokenizer.json``."""
-        vocab = dict(self._lookups().hf_vocab())
+        vocab = dict(self._lookups().hf_vocab)
         if not with_added_tokens:
             for token in self._impl.special_tokens:
                 vocab.pop(token, None)
@@ -1016,7 +1018,7 @@ class Tokenizer:
 
     def get_vocab_size(self, with_added_tokens: bool = True) -> int:
         """Hugging Face's ``get_vocab_size``: ``len(get_vocab(with_added_tokens))``."""
-        size = len(self._lookups().hf_vocab())
+        size = len(self._lookups().hf_vocab)
         return size if with_added_tokens else size - len(self._impl.special_tokens)
 
     # -- the CS336 view -------------------------------------------------------------------
@@ -1024,7 +1026,7 @@ class Tokenizer:
     @property
     def vocab(self) -> Mapping[int, bytes]:
         """id -> token bytes, special tokens included: a read-only mapping, built once."""
-        return self._lookups().vocab_view
+        return self._lookups().vocab
 
     @property
     def merges(self) -> list[tuple[bytes, bytes]] | None:
@@ -1063,7 +1065,7 @@ class Tokenizer:
                 "token: the order of its merges is not kept"
             )
         specials = dict(self._lookups().special_ids)
-        state = {"vocab": dict(self.vocab), "merges": merges, "special_ids": specials,
+        state = {"vocab": self._impl.vocab(), "merges": merges, "special_ids": specials,
                  "pattern": self.pattern}
         return (_unpickle, (state,))
 
