@@ -66,7 +66,15 @@ absl::Status DocumentCounter::Add(absl::Span<const absl::string_view> documents)
   if (impl_->finished) {
     return absl::FailedPreconditionError("documents added after training or saving");
   }
-  return impl_->counter->Add(documents);
+  return impl_->counter->Add(documents).status();
+}
+
+absl::StatusOr<bool> DocumentCounter::TryAdd(absl::Span<const absl::string_view> documents,
+                                             std::chrono::milliseconds timeout) {
+  if (impl_->finished) {
+    return absl::FailedPreconditionError("documents added after training or saving");
+  }
+  return impl_->counter->Add(documents, timeout);
 }
 
 uint64_t DocumentCounter::documents() const { return impl_->counter->documents(); }

@@ -4,6 +4,7 @@
     python bench/python_bench.py train-file PATH VOCAB       train_bpe on the file
     python bench/python_bench.py train-iterator PATH VOCAB   train_from_iterator over the file's
                                                               documents, read as they are needed
+    python bench/python_bench.py documents PATH              the same generator alone, run through
     python bench/python_bench.py encode-file PATH OUT        Tokenizer.encode_file, uint16
     python bench/python_bench.py encode-numpy PATH           encode_batch_to_numpy of the documents
     python bench/python_bench.py lookups                     lookups per second, printed
@@ -24,7 +25,7 @@ EOT = "<|endoftext|>"
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def documents(path, chunk=4 << 20):
+def documents(path, chunk=1 << 20):
     """The file's documents, read a chunk at a time: never the whole file in memory."""
     with open(path, encoding="utf-8") as f:
         first = f.read(chunk)
@@ -81,6 +82,9 @@ def main(argv):
         bpeforge.train_bpe(rest[0], int(rest[1]), [EOT], threads=2)
     elif command == "train-iterator":
         bpeforge.train_from_iterator(documents(rest[0]), int(rest[1]), [EOT], threads=2)
+    elif command == "documents":
+        for _ in documents(rest[0]):
+            pass
     elif command == "encode-file":
         gpt2().encode_file(rest[0], rest[1], "uint16", threads=2)
     elif command == "encode-numpy":

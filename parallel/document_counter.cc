@@ -53,6 +53,7 @@ DocumentCounter::~DocumentCounter() {
   }
   changed_.notify_all();
   if (thread_.joinable()) thread_.join();
+  DropBatches();
 }
 
 bool DocumentCounter::Stopping() const {
@@ -82,9 +83,11 @@ void DocumentCounter::Run(int threads) {
   });
   // A batch queued after the pipeline stopped (on a failure) is never taken: Add must not wait
   // for it.
-  std::lock_guard<std::mutex> lock(mu_);
-  closed_ = true;
-  queue_.clear();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+  }
+  DropBatches();
   changed_.notify_all();
 }
 
@@ -164,9 +167,56 @@ void DocumentCounter::Fail(uint64_t document, absl::Status status) {
   changed_.notify_all();
 }
 
-absl::Status DocumentCounter::Add(absl::Span<const absl::string_view> documents) {
-  if (documents.empty()) return absl::OkStatus();
-  auto batch = std::make_shared<Batch>();
+void DocumentCounter::Recycle::operator()(Batch* batch) const {
+  std::unique_ptr<Batch> owned(batch);
+  std::lock_guard<std::mutex> lock(counter->pool_mu_);
+  if (counter->pool_.size() < kQueued + 2) counter->pool_.push_back(std::move(owned));
+}
+
+std::shared_ptr<DocumentCounter::Batch> DocumentCounter::FreshBatch() {
+  std::unique_ptr<Batch> batch;
+  {
+    std::lock_guard<std::mutex> lock(pool_mu_);
+    if (!pool_.empty()) {
+      batch = std::move(pool_.back());
+      pool_.pop_back();
+    }
+  }
+  if (batch == nullptr) batch = std::make_unique<Batch>();
+  batch->text.clear();
+  batch->ends.clear();
+  return std::shared_ptr<Batch>(batch.release(), Recycle{this});
+}
+
+void DocumentCounter::DropBatches() {
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_.clear();
+  current_ = nullptr;
+}
+
+absl::StatusOr<bool> DocumentCounter::Add(absl::Span<const absl::string_view> documents,
+                                          std::optional<std::chrono::milliseconds> timeout) {
+  if (documents.empty()) return true;
+  const auto start = std::chrono::steady_clock::now();
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      if (failed_) return error_;
+      if (options_.cancel != nullptr && options_.cancel->load()) {
+        return absl::CancelledError("counting was cancelled");
+      }
+      if (closed_) {
+        return absl::FailedPreconditionError("documents added after the counting ended");
+      }
+      if (queue_.size() + reserved_ < kQueued) break;
+      if (timeout.has_value() && std::chrono::steady_clock::now() - start >= *timeout) {
+        return false;
+      }
+      changed_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    ++reserved_;  // the copy is made without the lock
+  }
+  std::shared_ptr<Batch> batch = FreshBatch();
   size_t size = 0;
   for (absl::string_view d : documents) size += d.size();
   batch->text.reserve(size);
@@ -175,21 +225,13 @@ absl::Status DocumentCounter::Add(absl::Span<const absl::string_view> documents)
     batch->text.append(d.data(), d.size());
     batch->ends.push_back(batch->text.size());
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  for (;;) {
-    if (failed_) return error_;
-    if (options_.cancel != nullptr && options_.cancel->load()) {
-      return absl::CancelledError("counting was cancelled");
-    }
-    if (closed_) return absl::FailedPreconditionError("documents added after the counting ended");
-    if (queue_.size() < kQueued) break;
-    changed_.wait_for(lock, std::chrono::milliseconds(50));
-  }
+  std::lock_guard<std::mutex> lock(mu_);
+  --reserved_;
   batch->first = added_;
   added_ += documents.size();
   queue_.push_back(std::move(batch));
   changed_.notify_all();
-  return absl::OkStatus();
+  return true;
 }
 
 absl::StatusOr<ShardedCounts> DocumentCounter::Finish() {
@@ -199,6 +241,7 @@ absl::StatusOr<ShardedCounts> DocumentCounter::Finish() {
   }
   changed_.notify_all();
   if (thread_.joinable()) thread_.join();
+  DropBatches();
   if (options_.cancel != nullptr && options_.cancel->load()) {
     return absl::CancelledError("counting was cancelled");
   }

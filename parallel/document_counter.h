@@ -18,6 +18,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,9 +48,11 @@ class DocumentCounter {
                                                                 int threads);
   ~DocumentCounter();  // stops the pipeline; what it counted is dropped
 
-  // Copies the documents into a batch and queues it, waiting while kQueued batches wait. Fails
-  // with the first error of the counting, or Cancelled.
-  absl::Status Add(absl::Span<const absl::string_view> documents);
+  // Copies the documents into a batch and queues it, waiting while kQueued batches wait (at
+  // most `timeout` when given: then false if no room came, and nothing was added). Fails with
+  // the first error of the counting, or Cancelled.
+  absl::StatusOr<bool> Add(absl::Span<const absl::string_view> documents,
+                           std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // Waits for every document added, then stops the pipeline. The counts, in the workers'
   // tables, with the bytes, documents and pre-tokens counted.
   absl::StatusOr<ShardedCounts> Finish();
@@ -74,6 +77,15 @@ class DocumentCounter {
     size_t begin, end;
   };
   struct Worker;
+  // Hands a batch whose pieces are all counted back to the counter, to be filled again: a
+  // fresh one each time touched new pages for every megabyte of documents.
+  struct Recycle {
+    DocumentCounter* counter;
+    void operator()(Batch* batch) const;
+  };
+  std::shared_ptr<Batch> FreshBatch();
+  // Drops the batches the pipeline still holds (before the pool they go back to).
+  void DropBatches();
 
   explicit DocumentCounter(const CountOptions& options);
   void Run(int threads);  // the pipeline's thread
@@ -95,6 +107,7 @@ class DocumentCounter {
   std::condition_variable changed_;
   std::deque<std::shared_ptr<const Batch>> queue_;
   bool closed_ = false;                   // no more batches (Finish)
+  size_t reserved_ = 0;                   // places in the queue promised to batches being filled
   std::shared_ptr<const Batch> current_;  // being cut into pieces by the serial stage
   size_t next_document_ = 0;              // of current_
   uint64_t added_ = 0;                    // documents queued so far
@@ -102,6 +115,8 @@ class DocumentCounter {
   absl::Status error_;  // the earliest failure, under mu_
   std::atomic<bool> failed_{false};
   std::atomic<uint64_t> documents_{0}, bytes_{0}, pretokens_{0}, largest_{0};
+  std::mutex pool_mu_;  // after mu_, when both are held
+  std::vector<std::unique_ptr<Batch>> pool_;
   std::mutex progress_mu_;
   std::chrono::steady_clock::time_point last_progress_{};
   std::thread thread_;

@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -136,8 +137,20 @@ class DocumentFeed {
   void Submit() {
     relay_.Poll();
     if (views_.empty()) return;
-    Check(RunInterruptibly<absl::Status>(
-        [&](const std::atomic<bool>*) { return counter_.Add(views_); }, &relay_, &cancel_));
+    for (;;) {
+      absl::StatusOr<bool> added;
+      {
+        py::gil_scoped_release release;
+        added = counter_.TryAdd(views_, std::chrono::milliseconds(50));
+      }
+      if (Unwrap(std::move(added))) break;
+      // No room yet: Python's signal handlers run (Ctrl-C), and the progress is reported.
+      if (PyErr_CheckSignals() != 0) {
+        cancel_ = true;
+        throw py::error_already_set();
+      }
+      relay_.Poll();
+    }
     views_.clear();
     keep_ = py::list();
     bytes_ = 0;

@@ -30,6 +30,7 @@
 #define BPEFORGE_BPEFORGE_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -265,6 +266,10 @@ class BPEFORGE_API DocumentCounter {
   // (invalid UTF-8, named by the document's index from 0 and the byte offset in it; a custom
   // pattern that cannot be matched), or kCancelled once `cancel` is true.
   absl::Status Add(absl::Span<const absl::string_view> documents);
+  // As Add, but waits for room at most `timeout`: false, and nothing added, if none came by
+  // then (for a caller that must look at something else meanwhile, such as Python's signals).
+  absl::StatusOr<bool> TryAdd(absl::Span<const absl::string_view> documents,
+                              std::chrono::milliseconds timeout);
   // Documents and bytes counted so far (from any thread).
   uint64_t documents() const;
   uint64_t bytes() const;
