@@ -51,7 +51,7 @@ def gpt2():
 
 def lookups():
     tok = gpt2()
-    ids = list(range(0, tok.n_vocab - 1, 7))
+    ids = list(range(tok.n_vocab - 1))
     spelled = [tok.id_to_token(i) for i in ids]
     raw = [tok.decode_single_token_bytes(i) for i in ids]
     vocab = tok.vocab
