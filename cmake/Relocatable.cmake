@@ -79,15 +79,19 @@ bpeforge_write_bundled_targets(${CMAKE_CURRENT_BINARY_DIR}/bpeforgeBundledTarget
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/bpeforgeBundledTargets.cmake
         DESTINATION ${BPEFORGE_CMAKE_DIR})
 
-# Each bundled library finds its neighbours, whatever loads it; and its licence goes with it.
+# Each bundled library finds its neighbours, whatever loads it. The licence of every library
+# whose code the artifacts hold goes with them: the bundled ones, the static ones, the
+# header-only ones compiled in (JSON, CLI11, pybind11) and Abseil's headers.
+set(BPEFORGE_COMPILED_IN ${BPEFORGE_STATIC_LIBRARIES} "*/nlohmann/json.hpp" "*/CLI/CLI.hpp"
+                         "*/pybind11/pybind11.h" "*/absl/base/config.h")
 install(CODE "set(lib_dir \"${CMAKE_INSTALL_LIBDIR}\")
 set(patchelf \"${BPEFORGE_PATCHELF}\")
 set(dpkg_query \"${BPEFORGE_DPKG_QUERY}\")
-set(static_libraries \"${BPEFORGE_STATIC_LIBRARIES}\")")
+set(compiled_in \"${BPEFORGE_COMPILED_IN}\")")
 install(CODE [[
   set(prefix "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
   file(GLOB bundled LIST_DIRECTORIES false "${prefix}/${lib_dir}/lib*.so.*")
-  set(sources ${static_libraries})
+  set(sources ${compiled_in})
   foreach(library IN LISTS bundled)
     get_filename_component(name "${library}" NAME)
     if(IS_SYMLINK "${library}" OR name MATCHES "^libbpeforge\\.")
