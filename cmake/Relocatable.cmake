@@ -27,8 +27,8 @@ endif()
 
 # The C and C++ runtime come from the system; everything else the binaries load is copied.
 install(RUNTIME_DEPENDENCY_SET bpeforge_bundle
-        PRE_EXCLUDE_REGEXES "^(ld-linux.*|libc|libm|libstdc\\+\\+|libgcc_s|libpthread|libdl|librt)\\.so"
-                            "^libbpeforge\\.so"
+        PRE_EXCLUDE_REGEXES "^(ld-linux.*|libc|libm|libpthread|libdl|librt)\\.so"
+                            "^(libstdc\\+\\+|libgcc_s)\\.so" "^libbpeforge\\.so"
         DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 # The public header includes Abseil's: the package carries those headers and defines Abseil's
@@ -38,6 +38,8 @@ function(bpeforge_write_bundled_targets file)
   set(seen "")
   set(shared "")
   set(text "# Abseil's targets that bpeforge::bpeforge needs, over this package's copies.\n")
+  set(lib ${CMAKE_INSTALL_LIBDIR})
+  set(include ${CMAKE_INSTALL_INCLUDEDIR})
   while(pending)
     list(POP_FRONT pending target)
     if(target IN_LIST seen OR NOT target MATCHES "^absl::")
@@ -58,14 +60,14 @@ function(bpeforge_write_bundled_targets file)
       list(APPEND shared ${target})
       string(APPEND text "  add_library(${target} SHARED IMPORTED)\n"
              "  set_target_properties(${target} PROPERTIES IMPORTED_SONAME \"${soname}\"\n"
-             "    IMPORTED_LOCATION \"\${PACKAGE_PREFIX_DIR}/${CMAKE_INSTALL_LIBDIR}/${soname}\")\n")
+             "    IMPORTED_LOCATION \"\${PACKAGE_PREFIX_DIR}/${lib}/${soname}\")\n")
     elseif(type STREQUAL "INTERFACE_LIBRARY")
       string(APPEND text "  add_library(${target} INTERFACE IMPORTED)\n")
     else()
       message(FATAL_ERROR "${target} is a ${type}; only shared and header-only ones are bundled")
     endif()
     string(APPEND text "  set_target_properties(${target} PROPERTIES\n"
-           "    INTERFACE_INCLUDE_DIRECTORIES \"\${PACKAGE_PREFIX_DIR}/${CMAKE_INSTALL_INCLUDEDIR}\"\n"
+           "    INTERFACE_INCLUDE_DIRECTORIES \"\${PACKAGE_PREFIX_DIR}/${include}\"\n"
            "    INTERFACE_LINK_LIBRARIES \"${links}\")\nendif()\n")
   endwhile()
   file(WRITE ${file} "${text}")
@@ -97,7 +99,8 @@ install(CODE [[
     if(IS_SYMLINK "${library}" OR name MATCHES "^libbpeforge\\.")
       continue()
     endif()
-    execute_process(COMMAND "${patchelf}" --set-rpath "$ORIGIN" "${library}" COMMAND_ERROR_IS_FATAL ANY)
+    execute_process(COMMAND "${patchelf}" --set-rpath "$ORIGIN" "${library}"
+                    COMMAND_ERROR_IS_FATAL ANY)
     list(APPEND sources "*/${name}")
   endforeach()
   set(licenses "${prefix}/share/doc/bpeforge/third-party")

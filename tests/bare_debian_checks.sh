@@ -9,7 +9,9 @@ fail() {
   echo "FAIL: $*" >&2
   exit 1
 }
-seconds_since() { awk -v start="$1" -v end="$(date +%s.%N)" 'BEGIN { printf "%.1f", end - start }'; }
+seconds_since() {
+  awk -v start="$1" -v end="$(date +%s.%N)" 'BEGIN { printf "%.1f", end - start }'
+}
 same() {  # a file against the source build's
   cmp -s "$1" "$2" || fail "$1 differs from the source build's $2"
 }
@@ -77,12 +79,12 @@ EOF
 )
 same python/merges.txt reference/merges.txt
 command_works /opt/venv/bin/bpeforge venv-command
-only_runtime_outside "$(/opt/venv/bin/python -c 'import bpeforge, os; print(os.path.dirname(bpeforge.__file__))')"
+only_runtime_outside /opt/venv/lib/python3*/site-packages/bpeforge
 
 echo "-- the wheel with pip install --user, as a plain user" >&2
 useradd --create-home student
 su student -c 'python3 -m pip install --user --break-system-packages --no-index --quiet \
-  /dist/bpeforge-*.whl && ~/.local/bin/bpeforge --help >/dev/null &&
+  --no-warn-script-location /dist/bpeforge-*.whl && ~/.local/bin/bpeforge --help >/dev/null &&
   cd / && python3 -c "import bpeforge; bpeforge.train_bpe(\"/work/corpus.txt\", 300, [])"' ||
   fail "the --user install gives no working bpeforge"
 

@@ -94,7 +94,8 @@ needs() {  # the newest version of $1 (GLIBC, GLIBCXX, CXXABI) the artifacts' sy
     tr -d '()' | sort -V | tail -1 | cut -d_ -f2
 }
 size() {  # $1: the artifact, $2: the folder it was unpacked into
-  awk -v bytes="$(stat -c %s "$1")" -v name="$(basename "$1")" -v unpacked="$(du -sm "$2" | cut -f1)" \
+  awk -v bytes="$(stat -c %s "$1")" -v name="$(basename "$1")" \
+    -v unpacked="$(du -sm "$2" | cut -f1)" \
     'BEGIN { printf "%-44s %5.1f MB (%s MB unpacked)\n", name, bytes / 1e6, unpacked }'
 }
 mkdir -p "$tmp/unpacked/wheel" "$tmp/unpacked/tarball"
