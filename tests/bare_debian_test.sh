@@ -11,7 +11,7 @@
 # Usage: tests/bare_debian_test.sh [SOURCE_BUILD]   (default build/: the reference merges and
 # the test corpus come from its bpeforge and bpeforge-gen). Skips, saying why, without root or
 # debootstrap, or where the Debian mirror cannot be reached. The bare root is kept as a tarball
-# in build-dist/ for the next run ($BPEFORGE_DEBIAN_MIRROR: another mirror).
+# in the dist build folder for the next run ($BPEFORGE_DEBIAN_MIRROR: another mirror).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source_dir=$PWD
@@ -35,7 +35,9 @@ tarball=$(ls -t dist/bpeforge-*-linux-x86_64.tar.gz | head -1)
 # out, before the folder goes (and rm stays on this file system whatever is left mounted).
 tmp=$(mktemp -d /tmp/bpeforge-bare-debian.XXXXXX)
 cleanup() {
-  grep -o " $tmp/[^ ]*" /proc/mounts | sort -r | while read -r mount; do umount -l "$mount"; done
+  { grep -o " $tmp/[^ ]*" /proc/mounts || true; } | sort -r | while read -r mount; do
+    umount -l "$mount"
+  done
   rm -rf --one-file-system "$tmp"
 }
 trap cleanup EXIT
@@ -43,7 +45,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 root=$tmp/root
-cache=build-dist/bare-debian/bookworm-minbase-${packages//,/-}.tar.gz
+cache=${BPEFORGE_DIST_BUILD:-build-dist}/bare-debian/bookworm-minbase-${packages//,/-}.tar.gz
 mkdir -p "$root"
 if [ ! -s "$cache" ]; then
   echo "=== debootstrap bookworm from $mirror (kept in $cache)" >&2
