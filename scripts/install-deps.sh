@@ -21,6 +21,8 @@ packages=(
   time                               # /usr/bin/time for the end-to-end benchmark
   chromium                           # renders the report page headless in its test
   xz-utils                           # unpacking oneTBB's source for the TSan build
+  patchelf                           # run paths of the libraries bundled by build-dist.sh
+  debootstrap                        # the bare Debian 12 root of tests/bare_debian_test.sh
 )
 
 missing=()
