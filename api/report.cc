@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "api/options.h"
 #include "api/report_parts.h"
 #include "api/tokenizer_state.h"
 #include "bpeforge/bpeforge.h"
@@ -230,7 +232,18 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
     tally_options.threads = options.threads;
     tally_options.jsonl.field = options.input.jsonl_field;
     tally_options.jsonl.skip_bad_records = options.input.skip_bad_records;
-    tally_options.progress = options.progress;
+    if (options.progress || options.progress_figures) {
+      tally_options.progress = [&options, &cuts, g](const ProgressFigures& p) {
+        if (options.progress_figures) options.progress_figures(p);
+        if (!options.progress) return;
+        const std::string pattern = std::string(PatternName(cuts[g].pattern));
+        options.progress(absl::string_view(p.phase) == "encoding"
+                             ? absl::StrFormat("encoding: %.0f%% of %d distinct pre-tokens (%s)",
+                                               100.0 * p.done / std::max<uint64_t>(p.total, 1),
+                                               p.total, pattern)
+                             : absl::StrCat(ProgressLine(p, 0), " (", pattern, ")"));
+      };
+    }
     tally_options.cancel = options.cancel;
     std::vector<const internal::Tokenizer*> group;
     for (size_t t : members[g]) group.push_back(&TokenizerCore::Of((*loaded)[t].tokenizer));
@@ -267,7 +280,6 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
   Json list = Json::array();
   for (size_t t = 0; t < loaded->size(); ++t) {
     const Loaded& l = (*loaded)[t];
-    if (options.progress) options.progress(absl::StrCat("token use of ", l.name));
     const internal::FilesTally& tally = tallies[cut_of[t]];
     const size_t member = std::find(members[cut_of[t]].begin(), members[cut_of[t]].end(), t) -
                           members[cut_of[t]].begin();

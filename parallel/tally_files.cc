@@ -3,8 +3,6 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "core/pretokenize/text_class.h"
 #include "parallel/parallel_count.h"
 #include "parallel/train.h"
@@ -24,6 +22,11 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
   count.jsonl = options.jsonl;
   count.per_worker = true;
   count.cancel = options.cancel;
+  if (options.progress) {
+    count.progress = [&](uint64_t done, uint64_t total, uint64_t documents) {
+      options.progress({"pre-tokenizing", done, total, "bytes", documents});
+    };
+  }
 
   auto fresh_tallies = [&] {
     std::vector<EncodeTally> tallies;
@@ -34,20 +37,13 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
   out.totals = fresh_tallies();
   tbb::enumerable_thread_specific<std::vector<EncodeTally>> workers(fresh_tallies);
   for (size_t f = 0; f < paths.size(); ++f) {
-    if (options.progress) {
-      options.progress(
-          absl::StrCat("pre-tokenizing ", paths[f], " (", PatternName(count.pattern), ")"));
-    }
     absl::StatusOr<ShardedCounts> counted = CountFiles({paths[f]}, count);
     if (!counted.ok()) return counted.status();
     std::vector<CountingTable>& tables = counted->tables;
     if (!tokenizers.empty()) CountingTable::MakeDisjoint(tables, LentParallelism(threads));
     uint64_t distinct = 0;
     for (const CountingTable& table : tables) distinct += table.size();
-    if (options.progress && !tokenizers.empty()) {
-      options.progress(absl::StrFormat("encoding %d distinct pre-tokens of %s with %d tokenizers",
-                                       distinct, paths[f], tokenizers.size()));
-    }
+    std::atomic<uint64_t> encoded{0};
     // Each table in parts, several per thread, so that the threads finish together.
     const size_t per_table = static_cast<size_t>(threads) * 4;
     tbb::enumerable_thread_specific<std::vector<uint64_t>> file_tokens(tokenizers.size(), 0);
@@ -59,13 +55,18 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
       }
       std::vector<EncodeTally>& tallies = workers.local();
       std::vector<uint64_t>& tokens = file_tokens.local();
+      uint64_t here = 0;
       tables[part / per_table].ForEachInPart(
           part % per_table, per_table, [&](absl::string_view pretoken, uint64_t n) {
             const TextClass text_class = ClassifyText(pretoken);
             for (size_t t = 0; t < tallies.size(); ++t) {
               tokens[t] += n * tallies[t].Add(pretoken, n, text_class);
             }
+            ++here;
           });
+      if (options.progress) {
+        options.progress({"encoding", encoded += here, distinct, "pre-tokens", 0});
+      }
     });
     if (cancelled) return absl::CancelledError("the report was cancelled");
     FileTally file;

@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "bpeforge/types.h"
 #include "core/encode/encode_tally.h"
 #include "core/encode/tokenizer.h"
 #include "input/jsonl.h"
@@ -28,8 +29,9 @@ struct TallyOptions {
   int threads = 0;                          // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;             // results do not depend on it
   JsonlOptions jsonl;
-  // Called from worker threads, at most a few times a second, with what is being done.
-  std::function<void(absl::string_view)> progress;
+  // From any thread, at most a few times a second: "pre-tokenizing" (bytes of each file as
+  // stored), then "encoding" (of its distinct pre-tokens).
+  std::function<void(const ProgressFigures&)> progress;
   const std::atomic<bool>* cancel = nullptr;
 };
 

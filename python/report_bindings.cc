@@ -14,11 +14,12 @@
 namespace bpeforge::python {
 namespace {
 
-// (name, path, tokenizer) for each tokenizer; the report's JSON text.
+// (name, path, tokenizer) for each tokenizer; the report's JSON text. `progress` is None or
+// a reporter called as report(phase, done, total, unit, documents) (bpeforge._progress).
 std::string Report(const std::vector<std::tuple<std::string, std::string, Tokenizer>>& tokenizers,
                    const std::vector<std::string>& inputs, const std::vector<size_t>& sizes,
                    const std::string& jsonl_field, bool skip_bad_records, int threads,
-                   size_t list_length, bool progress) {
+                   size_t list_length, const py::object& progress) {
   std::vector<ReportTokenizer> given;
   for (const auto& [name, path, tokenizer] : tokenizers) given.emplace_back(tokenizer, name, path);
   ReportOptions options;
@@ -27,16 +28,17 @@ std::string Report(const std::vector<std::tuple<std::string, std::string, Tokeni
   options.input.skip_bad_records = skip_bad_records;
   options.threads = threads;
   options.list_length = list_length;
+  ProgressRelay relay(progress);
+  options.progress_figures = relay.Sink();
   return Unwrap(RunInterruptibly<absl::StatusOr<std::string>>(
       [&](const std::atomic<bool>* cancel) -> absl::StatusOr<std::string> {
-        StderrProgress printer;
         ReportOptions o = options;
         o.cancel = cancel;
-        if (progress) o.progress = [&](absl::string_view line) { printer.Update(line); };
         absl::StatusOr<std::string> json = MakeReport(given, inputs, o);
         if (json.ok() && cancel->load()) return absl::CancelledError("the report was cancelled");
         return json;
-      }));
+      },
+      &relay));
 }
 
 }  // namespace

@@ -522,6 +522,8 @@ struct ReportOptions {
   // Each tokenizer's encoding speed is timed on one thread over this much of the first input.
   size_t throughput_bytes = 4 << 20;
   std::function<void(absl::string_view line)> progress;  // from any thread
+  // The same as figures: "pre-tokenizing" (bytes), "encoding" (distinct pre-tokens).
+  std::function<void(const ProgressFigures& figures)> progress_figures;
   const std::atomic<bool>* cancel = nullptr;
 };
 

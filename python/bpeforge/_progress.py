@@ -19,10 +19,11 @@ class Progress(NamedTuple):
 
     ``phase`` is ``"pre-tokenizing"`` (reading and counting files; bytes as stored, so
     compressed bytes for compressed files), ``"counting"`` (documents from an iterator),
-    ``"merging"`` or ``"encoding"``; ``done`` of ``total`` ``unit``\\ s (``"bytes"`` or
-    ``"merges"``; ``total`` is None where it is not known, as for an iterator); ``documents``
-    seen so far (0 where not counted); ``rate`` in units per second since the phase began;
-    ``seconds_left`` at that rate (None without a total).
+    ``"merging"`` or ``"encoding"``; ``done`` of ``total`` ``unit``\\ s (``"bytes"``,
+    ``"merges"``, or ``"pre-tokens"`` for a report's encoding of the distinct pre-tokens;
+    ``total`` is None where it is not known, as for an iterator); ``documents`` seen so far (0
+    where not counted); ``rate`` in units per second since the phase began; ``seconds_left`` at
+    that rate (None without a total).
     """
 
     phase: str

@@ -23,6 +23,7 @@ from . import _bpeforge
 
 if TYPE_CHECKING:
     from . import StrPath, Tokenizer
+    from ._progress import ProgressOption
 
 __all__ = ["report", "report_html"]
 
@@ -76,7 +77,7 @@ def report(
     skip_bad_records: bool = False,
     threads: int | None = None,
     list_length: int = 20,
-    progress: bool = False,
+    progress: "ProgressOption" = False,
 ) -> dict:
     """Reports what each tokenizer makes of the text files ``inputs`` (held-out text):
     bytes and tokens per file and in total, bytes per token per script, bytes per token at
@@ -84,28 +85,32 @@ def report(
     list; computed in one pass, exactly what training to that size and encoding gives), and
     token use (unused, unreachable, not whole UTF-8, most and least used, longest, the tokens
     of the rarest merges). ``tokenizers``: a ``Tokenizer``, a path ``load`` takes, a list of
-    them, or a dict of name to either. Returns report.json as a dict; with ``out``, writes
-    report.json and report.html (a self-contained page with the charts) into that folder.
+    them, or a dict of name to either. ``progress`` as for ``train_bpe``: ``"pre-tokenizing"``,
+    then ``"encoding"`` of the distinct pre-tokens, for each way of cutting text. Returns
+    report.json as a dict; with ``out``, writes report.json and report.html (a self-contained
+    page with the charts) into that folder.
 
     A missing file is FileNotFoundError, a tokenizer that cannot load or a size outside every
     tokenizer's range ValueError; nothing is written then."""
     from . import _input_paths, _jsonl_field, _path, _threads
+    from ._progress import reporting
 
     given = _tokenizer_list(tokenizers)
     files = _input_paths(inputs, include)
     if isinstance(list_length, bool) or not isinstance(list_length, int) or list_length < 1:
         raise ValueError(f"list_length must be a positive int, not {list_length!r}")
     out_dir = None if out is None else _path(out, "out")
-    text = _bpeforge.report(
-        given,
-        files,
-        _sizes(sizes),
-        _jsonl_field(jsonl_field),
-        bool(skip_bad_records),
-        _threads(threads),
-        list_length,
-        bool(progress),
-    )
+    with reporting(progress) as reporter:
+        text = _bpeforge.report(
+            given,
+            files,
+            _sizes(sizes),
+            _jsonl_field(jsonl_field),
+            bool(skip_bad_records),
+            _threads(threads),
+            list_length,
+            reporter,
+        )
     if out_dir is not None:
         _bpeforge.write_report(text, out_dir)
     return json.loads(text)

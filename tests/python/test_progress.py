@@ -70,3 +70,18 @@ def test_a_callable_that_raises_stops_the_work(corpus):
         bpeforge.train_bpe(corpus, 3000, SPECIAL, progress=stop)
     with pytest.raises(TypeError, match="progress must be a bool or a callable"):
         bpeforge.train_bpe(corpus, 3000, SPECIAL, progress="yes")
+
+
+def test_report_gives_pre_tokenizing_and_encoding_figures(corpus, small_corpus):
+    tok = bpeforge.Tokenizer(*bpeforge.train_bpe(small_corpus, 1000, SPECIAL), SPECIAL)
+    seen = []
+    bpeforge.report(tok, [corpus], sizes=[500], threads=2, progress=seen.append)
+    assert all(isinstance(p, bpeforge.Progress) for p in seen)
+    phases = [p.phase for p in seen]
+    assert "pre-tokenizing" in phases and "encoding" in phases, phases
+    assert phases.index("encoding") > phases.index("pre-tokenizing")
+    reading = [p for p in seen if p.phase == "pre-tokenizing"]
+    assert all(p.unit == "bytes" and p.total == corpus.stat().st_size for p in reading)
+    encoding = [p for p in seen if p.phase == "encoding"]
+    assert all(p.unit == "pre-tokens" and 0 < p.done <= p.total for p in encoding)
+    assert encoding[-1].done == encoding[-1].total

@@ -79,6 +79,35 @@ def test_bad_input_raises_and_writes_nothing(trained):
     assert not out.exists()
 
 
+def test_peer_tokenizers_side_by_side_count_what_they_encode(trained, gpt2_tokenizer, fixtures):
+    d, tok, held = trained
+    cl100k = bpeforge.load(str(fixtures / "tiktoken_cl100k_base.tiktoken"))
+    given = {"mine": tok, "gpt2": gpt2_tokenizer, "cl100k": cl100k}
+    r = bpeforge.report(given, held, sizes=[300])
+    assert [t["name"] for t in r["tokenizers"]] == list(given)
+    for t, peer in zip(r["tokenizers"], given.values()):
+        for f, path in zip(t["files"], held):
+            with open(path, encoding="utf-8") as fh:
+                assert f["tokens"] == len(peer.encode(fh.read())), (t["name"], path)
+
+
+def test_json_lines_records_count_and_bad_ones_are_counted_as_skipped(trained, tmp_path):
+    d, tok, held = trained
+    texts = [TEXT, "Zahlen 2024 und 7 Wörter", "the end"]
+    path = tmp_path / "docs.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps({"body": texts[0]}) + "\n")
+        f.write(json.dumps({"body": 12}) + "\n")  # not a string: skipped
+        for text in texts[1:]:
+            f.write(json.dumps({"body": text}) + "\n")
+    with pytest.raises(ValueError, match="docs.jsonl:2"):
+        bpeforge.report(tok, [path], jsonl_field="body")
+    r = bpeforge.report(tok, [path], jsonl_field="body", skip_bad_records=True)
+    assert r["inputs"][0]["documents"] == len(texts)
+    assert r["inputs"][0]["skipped_records"] == 1
+    assert r["tokenizers"][0]["files"][0]["tokens"] == sum(len(tok.encode(t)) for t in texts)
+
+
 # The page in a browser: chromium renders it headless; a copy with a measuring script added
 # reports each chart's drawn shapes, and the screenshot's pixels in each chart must hold the
 # series' colors (the page itself has no script).
