@@ -22,11 +22,7 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
   count.jsonl = options.jsonl;
   count.per_worker = true;
   count.cancel = options.cancel;
-  if (options.progress) {
-    count.progress = [&](uint64_t done, uint64_t total, uint64_t documents) {
-      options.progress({"pre-tokenizing", done, total, "bytes", documents});
-    };
-  }
+  count.progress = PreTokenizingProgress(options.progress);
 
   auto fresh_tallies = [&] {
     std::vector<EncodeTally> tallies;

@@ -126,6 +126,14 @@ absl::StatusOr<TrainResult> LearnFromDistinct(size_t parts, const DistinctPreTok
   return LearnFromWords(*std::move(words), distinct, options, start);
 }
 
+std::function<void(uint64_t, uint64_t, uint64_t)> PreTokenizingProgress(
+    std::function<void(const ProgressFigures&)> progress) {
+  if (!progress) return nullptr;
+  return [progress = std::move(progress)](uint64_t done, uint64_t total, uint64_t documents) {
+    progress({"pre-tokenizing", done, total, "bytes", documents});
+  };
+}
+
 absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_worker) {
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   if (options.inputs.empty()) return absl::InvalidArgumentError("no input file given");
@@ -145,11 +153,7 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
   }
   count_options.share = options.share;
   count_options.shares = options.shares;
-  if (options.progress) {
-    count_options.progress = [&](uint64_t done, uint64_t total, uint64_t documents) {
-      options.progress({"pre-tokenizing", done, total, "bytes", documents});
-    };
-  }
+  count_options.progress = PreTokenizingProgress(options.progress);
   return CountFiles(options.inputs, count_options);
 }
 

@@ -53,6 +53,11 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options);
 absl::StatusOr<TrainResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
                                             double counted_seconds);
 
+// CountOptions' progress as "pre-tokenizing" figures (bytes as stored) for `progress`; null
+// where `progress` is.
+std::function<void(uint64_t done, uint64_t total, uint64_t documents)> PreTokenizingProgress(
+    std::function<void(const ProgressFigures&)> progress);
+
 // The threads a run uses for `requested` (0: all): never more than the hardware has, since
 // oneTBB would not start them (and would say so on stderr).
 int ThreadsToUse(int requested);
