@@ -1,12 +1,15 @@
 // Where pre-tokens start in 64 bytes of ASCII text, for the built-in patterns: the fast path
-// of their matchers (inline_split.h runs the loop). With the classes of a whole block as bit
-// masks, the starts come out of a few shifts and ands instead of a branch per byte.
+// of their matchers (block_scan-inl.h runs the loop). With the classes of a whole block as bit
+// masks (unicode/ascii_masks.h), the starts come out of a few shifts and ands instead of a
+// branch per byte.
 //
-// Each function returns the starts among p[0..63] as bits, given that p starts a pre-token and
-// that p[64] is readable. Only the starts it can decide from the block's ASCII bytes are set:
-// bits from the first non-ASCII byte minus one on are left clear, as are those of a white-space
-// run that may go on past what the block knows (its split depends on where it ends).
-// `*last_non_ascii` is the offset of the block's last non-ASCII byte (p[64] included), or -1.
+// Each function takes the masks of p[0..63] and returns the starts among them as bits, given
+// that p starts a pre-token and that p[64] is readable. Only the starts it can decide from the
+// block's ASCII bytes are set: bits from the first non-ASCII byte minus one on are left clear,
+// as are those of a white-space run that may go on past what the block knows (its split
+// depends on where it ends). `*last_non_ascii` is the offset of the block's last non-ASCII
+// byte (p[64] included), or -1. They are always inlined, so that each SIMD path's loop
+// compiles them with its own instructions.
 #ifndef BPEFORGE_CORE_PRETOKENIZE_BLOCK_STARTS_H_
 #define BPEFORGE_CORE_PRETOKENIZE_BLOCK_STARTS_H_
 
@@ -29,8 +32,8 @@ const Byte* NextO200k(const Byte* p, const Byte* end);
 // The bits below the block's first non-ASCII byte minus one (all of them when there is none),
 // and *last_non_ascii as above. A start depends on the byte after it, and the masks know
 // nothing of non-ASCII characters.
-inline uint64_t DecidedBeforeNonAscii(const unicode::AsciiMasks& m, const Byte* p,
-                                      int* last_non_ascii) {
+[[gnu::always_inline]] inline uint64_t DecidedBeforeNonAscii(const unicode::AsciiMasks& m,
+                                                             const Byte* p, int* last_non_ascii) {
   *last_non_ascii = -1;
   if (m.non_ascii == 0 && p[64] < 0x80) return ~uint64_t{0};
   *last_non_ascii = p[64] >= 0x80 ? 64 : 63 - __builtin_clzll(m.non_ascii);
@@ -63,13 +66,10 @@ inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
 // letter run start after the apostrophe and ends one or two letters later.
 //
 // Its non-ASCII check is written out rather than through DecidedBeforeNonAscii: that version
-// measured 5% slower counting TinyStories-like text, whose loop this function is inlined in.
-// Always inlined: GCC 12 left it out of line in the encoder's loop once that loop's function
-// also held a call of PaddedBlockStarts (inline_split.h).
-[[gnu::always_inline]] inline uint64_t Gpt2BlockStarts(const Byte* p, const Byte* end,
-                                                       int* last_non_ascii) {
+// measured 5% slower counting TinyStories-like text.
+[[gnu::always_inline]] inline uint64_t Gpt2BlockStarts(const unicode::AsciiMasks& m, const Byte* p,
+                                                       const Byte* end, int* last_non_ascii) {
   namespace u = unicode;
-  const u::AsciiMasks m = u::ClassifyAscii64(p);
   uint64_t decided = ~uint64_t{0};
   *last_non_ascii = -1;
   if (m.non_ascii != 0 || p[64] >= 0x80) {
@@ -120,8 +120,9 @@ struct SharedStarts {
   uint64_t decided;       // narrowed where a white-space run may go on past the block
 };
 
-inline SharedStarts CommonStarts(const unicode::AsciiMasks& m, const Byte* p, uint64_t decided,
-                                 bool last_non_ascii, uint64_t other, uint64_t trailing) {
+[[gnu::always_inline]] inline SharedStarts CommonStarts(const unicode::AsciiMasks& m, const Byte* p,
+                                                        uint64_t decided, bool last_non_ascii,
+                                                        uint64_t other, uint64_t trailing) {
   SharedStarts r;
   // A white-space run through the byte after the last decided one may go on past what the
   // block knows, and where it ends decides where it splits: leave it undecided.
@@ -175,8 +176,9 @@ inline SharedStarts CommonStarts(const unicode::AsciiMasks& m, const Byte* p, ui
 // Besides CommonStarts: a letter run starts a pre-token unless the byte before is its prefix.
 // A contraction at an apostrophe that starts a pre-token comes first, and letters after it
 // start another.
-inline uint64_t Cl100kBlockStarts(const Byte* p, const Byte* end, int* last_non_ascii) {
-  const unicode::AsciiMasks m = unicode::ClassifyAscii64(p);
+[[gnu::always_inline]] inline uint64_t Cl100kBlockStarts(const unicode::AsciiMasks& m,
+                                                         const Byte* p, const Byte* end,
+                                                         int* last_non_ascii) {
   const uint64_t decided = DecidedBeforeNonAscii(m, p, last_non_ascii);
   if (decided == 0) return 1;
   const uint64_t other = ~(m.letter | m.digit | m.space);
@@ -197,8 +199,8 @@ inline uint64_t Cl100kBlockStarts(const Byte* p, const Byte* end, int* last_non_
 // and so does a capital after a lower-case letter. An apostrophe after a letter that starts a
 // contraction belongs to the word (unless that letter ended a contraction itself), and letters
 // after the contraction start another.
-inline uint64_t O200kBlockStarts(const Byte* p, const Byte* end, int* last_non_ascii) {
-  const unicode::AsciiMasks m = unicode::ClassifyAscii64(p);
+[[gnu::always_inline]] inline uint64_t O200kBlockStarts(const unicode::AsciiMasks& m, const Byte* p,
+                                                        const Byte* end, int* last_non_ascii) {
   const uint64_t decided = DecidedBeforeNonAscii(m, p, last_non_ascii);
   if (decided == 0) return 1;
   const uint64_t other = ~(m.letter | m.digit | m.space);
