@@ -51,7 +51,11 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
   const auto* p = reinterpret_cast<const Byte*>(text.data());
   const Byte* const end = p + text.size();
   auto emit = [&sink](const Byte* from, const Byte* to) {
-    sink(absl::string_view(reinterpret_cast<const char*>(from), static_cast<size_t>(to - from)));
+    // Pre-tokens are never empty. Told so, the compiler drops the length check of the hardened
+    // string_view, two instructions of the few each pre-token costs here.
+    const ptrdiff_t length = to - from;
+    if (length <= 0) __builtin_unreachable();
+    sink(absl::string_view(reinterpret_cast<const char*>(from), static_cast<size_t>(length)));
   };
   // The paths one pre-token at a time are cold on English: their copy of the sink is kept out
   // of the loop's function, whose hot path measured 5% slower with it inlined there too.
