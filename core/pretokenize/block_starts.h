@@ -58,29 +58,28 @@ inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
 // The character at p < end, as its class and length; false where it does not decode (or runs
 // past end). Only for the non-ASCII characters that FoldNonAscii folds into a block.
 inline bool DecodeClass(const Byte* p, const Byte* end, uint8_t* cls, int* length) {
+  auto continues = [](Byte b) { return (b & 0xC0) == 0x80; };
   const Byte b0 = p[0];
-  int n;
+  const ptrdiff_t avail = end - p;
   char32_t cp;
   if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2;
-    cp = b0 & 0x1Fu;
+    if (avail < 2 || !continues(p[1])) return false;
+    cp = (char32_t{b0 & 0x1Fu} << 6) | (p[1] & 0x3Fu);
+    *length = 2;
   } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3;
-    cp = b0 & 0x0Fu;
+    if (avail < 3 || !continues(p[1]) || !continues(p[2])) return false;
+    cp = (char32_t{b0 & 0x0Fu} << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    *length = 3;
   } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4;
-    cp = b0 & 0x07u;
+    if (avail < 4 || !continues(p[1]) || !continues(p[2]) || !continues(p[3])) return false;
+    cp = (char32_t{b0 & 0x07u} << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) |
+         (p[3] & 0x3Fu);
+    if (cp > 0x10FFFF) return false;
+    *length = 4;
   } else {
     return false;
   }
-  if (end - p < n) return false;
-  for (int i = 1; i < n; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return false;
-    cp = (cp << 6) | (p[i] & 0x3Fu);
-  }
-  if (cp > 0x10FFFF) return false;
   *cls = unicode::ClassOf(cp);
-  *length = n;
   return true;
 }
 
