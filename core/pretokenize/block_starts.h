@@ -44,7 +44,7 @@ const Byte* NextO200k(const Byte* p, const Byte* end);
 inline uint64_t RunStarts(uint64_t x) { return x & ~(x << 1); }
 
 // GPT-2's contractions '(?:[sdmt]|ll|ve|re) at p: the match length, or 0.
-inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
+[[gnu::always_inline]] inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
   if (end - p < 2 || p[0] != '\'') return 0;
   const Byte b = p[1];
   if (b == 's' || b == 'd' || b == 'm' || b == 't') return 2;
@@ -158,7 +158,7 @@ inline bool DecodeClass(const Byte* p, const Byte* end, uint8_t* cls, int* lengt
 
 // (?i:'s|'t|'re|'ve|'m|'ll|'d) at p, in ASCII: the match length, or 0. (U+017F, which folds to
 // 's', is not ASCII: a block leaves the apostrophe before it undecided.)
-inline int ContractionLengthIgnoreCase(const Byte* p, const Byte* end) {
+[[gnu::always_inline]] inline int ContractionLengthIgnoreCase(const Byte* p, const Byte* end) {
   if (end - p < 2 || p[0] != '\'') return 0;
   const Byte b = p[1] | 0x20;  // ASCII lower case; the non-letters this maps match nothing
   if (b == 's' || b == 't' || b == 'm' || b == 'd') return 2;

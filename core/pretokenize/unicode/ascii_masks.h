@@ -40,8 +40,9 @@ inline __m128i BytesInRange(__m128i x, uint8_t lo, uint8_t hi) {
 }
 #endif
 
-// Reads p[0..63]. The baseline path's classifier.
-inline AsciiMasks ClassifyAscii64(const uint8_t* p) {
+// Reads p[0..63]. The baseline path's classifier. Always inlined, as are the others: out of
+// line, it would compute every mask, where a pattern's arithmetic uses some.
+[[gnu::always_inline]] inline AsciiMasks ClassifyAscii64(const uint8_t* p) {
   AsciiMasks m{};
 #if defined(__SSE2__)
   auto bits = [](__m128i v, int i) {
