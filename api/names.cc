@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
+#include "core/internal/simd.h"
 #include "core/internal/status_macros.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/train/vocab.h"
@@ -43,5 +44,7 @@ absl::StatusOr<IdType> ParseIdType(absl::string_view name) {
       absl::StrCat("unknown id type \"", name, "\" (expected uint16 or uint32)"));
 }
 absl::string_view IdTypeName(IdType type) { return type == IdType::kUint16 ? "uint16" : "uint32"; }
+
+absl::string_view SimdPathInUse() { return internal::SimdPathName(internal::ActiveSimdPath()); }
 
 }  // namespace bpeforge

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bpeforge/bpeforge.h"
 #include "cli/command_support.h"
@@ -70,6 +71,7 @@ std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_
   j["seconds_in_all"] = seconds_in_all;
   j["peak_rss_bytes"] = peak_rss;
   j["threads"] = s.threads;
+  j["simd"] = std::string(SimdPathInUse());
   return j.dump(2) + "\n";
 }
 
@@ -216,9 +218,10 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
 
   const TrainStats& s = *result;
   const std::string rank_note = ranks::DescribeRankPeaks(rank_peaks);
-  const std::string threads_note =
+  const std::string threads_note = absl::StrCat(
       ranks::Size() > 1 ? absl::StrFormat("%s x %d ranks", ThreadsNote(s.threads), ranks::Size())
-                        : ThreadsNote(s.threads);
+                        : ThreadsNote(s.threads),
+      ", ", SimdPathInUse());
   const uint64_t peak = PeakRssBytes();
   std::string vocab_note;
   if (s.vocab_size < vocab_size) {

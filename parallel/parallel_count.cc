@@ -386,6 +386,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     return absl::InvalidArgumentError(absl::StrCat(paths[error.file()], error.what()));
   }
   stored_bytes = done.load();
+  if (options.progress) options.progress(stored_bytes, total, documents.load());  // the end
   const uint64_t text_bytes = streamed_bytes + document_bytes + mapped_bytes;
   decompressed_bytes += mapped_bytes + mapped_jsonl_bytes;
 

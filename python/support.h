@@ -60,21 +60,28 @@ class ProgressRelay {
   explicit ProgressRelay(py::object report) : report_(std::move(report)) {}
   bool active() const { return !report_.is_none(); }
   // From any thread.
+  // The last figures of a phase are kept until polled, so that a phase shorter than the
+  // polling interval is still seen to end.
   void Update(const ProgressFigures& figures) {
     std::lock_guard<std::mutex> lock(mu_);
+    if (fresh_ && latest_.phase != figures.phase) ended_.push_back(latest_);
     latest_ = figures;
     fresh_ = true;
   }
-  // With the GIL: calls the callable with the figures if they are new. Throws what it raises.
+  // With the GIL: calls the callable with the figures not yet reported, the ends of phases
+  // first. Throws what it raises.
   void Poll() {
-    ProgressFigures figures;
+    std::vector<ProgressFigures> figures;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!fresh_) return;
       fresh_ = false;
-      figures = latest_;
+      figures.swap(ended_);
+      figures.push_back(latest_);
     }
-    report_(figures.phase, figures.done, figures.total, figures.unit, figures.documents);
+    for (const ProgressFigures& f : figures) {
+      report_(f.phase, f.done, f.total, f.unit, f.documents);
+    }
   }
   // Options whose progress comes here, when active.
   std::function<void(const ProgressFigures&)> Sink() {
@@ -85,6 +92,7 @@ class ProgressRelay {
  private:
   py::object report_;
   std::mutex mu_;
+  std::vector<ProgressFigures> ended_;  // the last figures of phases since the last poll
   ProgressFigures latest_;
   bool fresh_ = false;
 };

@@ -1,6 +1,6 @@
-// Pre-tokenizer tests. The regex reference and the fast matcher must both reproduce the
-// fixture (Python's `regex` module); hand-written cases pin exact pieces. Seeded differential
-// runs are in pretokenizer_differential_test.cc.
+// Pre-tokenizer tests. The regex reference and the fast matcher (on every SIMD path) must both
+// reproduce the fixture (Python's `regex` module); hand-written cases pin exact pieces. Seeded
+// differential runs are in pretokenizer_differential_test.cc.
 #include "core/pretokenize/pretokenizer.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "core/internal/utf8.h"
 #include "tests/pieces.h"
+#include "tests/simd_paths.h"
 #include "tests/test_util.h"
 
 namespace bpeforge::internal {
@@ -41,10 +42,12 @@ TEST(PreTokenizerFixtureTest, BothImplementationsMatchPythonRegex) {
     for (const nlohmann::json& c : fixture.at("cases")) {
       const std::string text = c.at("text").get<std::string>();
       const Pieces expected = c.at(key).get<Pieces>();
-      for (int i = 0; i < 2; ++i) {
-        EXPECT_EQ(Split(*implementations[i], text), expected)
-            << names[i] << " " << key << " on " << Escaped(text);
-      }
+      EXPECT_EQ(Split(*implementations[0], text), expected)
+          << names[0] << " " << key << " on " << Escaped(text);
+      testing::OnEverySimdPath([&](SimdPath path) {
+        EXPECT_EQ(Split(*implementations[1], text), expected)
+            << names[1] << " " << key << " on " << SimdPathName(path) << ", " << Escaped(text);
+      });
     }
   }
 }
@@ -139,8 +142,11 @@ TEST(PreTokenizerTest, HandWrittenCases) {
       {Pattern::kO200k, "a\u0085\u0085b", {"a", "\u0085", "\u0085b"}},
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(Split(*MakePreTokenizer(c.pattern), c.text), c.pieces)
-        << "fast " << PatternName(c.pattern) << " on " << Escaped(c.text);
+    testing::OnEverySimdPath([&](SimdPath path) {
+      EXPECT_EQ(Split(*MakePreTokenizer(c.pattern), c.text), c.pieces)
+          << "fast " << PatternName(c.pattern) << " on " << SimdPathName(path) << ", "
+          << Escaped(c.text);
+    });
     EXPECT_EQ(Split(*MakeRegexPreTokenizer(c.pattern), c.text), c.pieces)
         << "regex " << PatternName(c.pattern) << " on " << Escaped(c.text);
   }

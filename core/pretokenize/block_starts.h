@@ -1,12 +1,15 @@
 // Where pre-tokens start in 64 bytes of ASCII text, for the built-in patterns: the fast path
-// of their matchers (inline_split.h runs the loop). With the classes of a whole block as bit
-// masks, the starts come out of a few shifts and ands instead of a branch per byte.
+// of their matchers (block_scan-inl.h runs the loop). With the classes of a whole block as bit
+// masks (unicode/ascii_masks.h), the starts come out of a few shifts and ands instead of a
+// branch per byte.
 //
-// Each function returns the starts among p[0..63] as bits, given that p starts a pre-token and
-// that p[64] is readable. Only the starts it can decide from the block's ASCII bytes are set:
-// bits from the first non-ASCII byte minus one on are left clear, as are those of a white-space
-// run that may go on past what the block knows (its split depends on where it ends).
-// `*last_non_ascii` is the offset of the block's last non-ASCII byte (p[64] included), or -1.
+// Each function takes the masks of p[0..63] and returns the starts among them as bits, given
+// that p starts a pre-token and that p[64] is readable. Only the starts it can decide from the
+// block's ASCII bytes are set: bits from the first non-ASCII byte minus one on are left clear,
+// as are those of a white-space run that may go on past what the block knows (its split
+// depends on where it ends). `*last_non_ascii` is the offset of the block's last non-ASCII
+// byte (p[64] included), or -1. They are always inlined, so that each SIMD path's loop
+// compiles them with its own instructions.
 #ifndef BPEFORGE_CORE_PRETOKENIZE_BLOCK_STARTS_H_
 #define BPEFORGE_CORE_PRETOKENIZE_BLOCK_STARTS_H_
 
@@ -29,8 +32,8 @@ const Byte* NextO200k(const Byte* p, const Byte* end);
 // The bits below the block's first non-ASCII byte minus one (all of them when there is none),
 // and *last_non_ascii as above. A start depends on the byte after it, and the masks know
 // nothing of non-ASCII characters.
-inline uint64_t DecidedBeforeNonAscii(const unicode::AsciiMasks& m, const Byte* p,
-                                      int* last_non_ascii) {
+[[gnu::always_inline]] inline uint64_t DecidedBeforeNonAscii(const unicode::AsciiMasks& m,
+                                                             const Byte* p, int* last_non_ascii) {
   *last_non_ascii = -1;
   if (m.non_ascii == 0 && p[64] < 0x80) return ~uint64_t{0};
   *last_non_ascii = p[64] >= 0x80 ? 64 : 63 - __builtin_clzll(m.non_ascii);
@@ -40,8 +43,13 @@ inline uint64_t DecidedBeforeNonAscii(const unicode::AsciiMasks& m, const Byte* 
 
 inline uint64_t RunStarts(uint64_t x) { return x & ~(x << 1); }
 
+// Whether b is ASCII white space (\t \n \v \f \r or ' '), without a branch: on the byte after
+// each block, a branch (on whether it is ASCII, before looking it up) mispredicted once in four
+// blocks of English.
+inline bool IsAsciiSpace(Byte b) { return (b == ' ') | (static_cast<Byte>(b - '\t') < 5); }
+
 // GPT-2's contractions '(?:[sdmt]|ll|ve|re) at p: the match length, or 0.
-inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
+[[gnu::always_inline]] inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
   if (end - p < 2 || p[0] != '\'') return 0;
   const Byte b = p[1];
   if (b == 's' || b == 'd' || b == 'm' || b == 't') return 2;
@@ -50,6 +58,65 @@ inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
     return 3;
   }
   return 0;
+}
+
+// The character at p < end, as its class and length; false where it does not decode (or runs
+// past end). Only for the non-ASCII characters that FoldNonAscii folds into a block.
+inline bool DecodeClass(const Byte* p, const Byte* end, uint8_t* cls, int* length) {
+  auto continues = [](Byte b) { return (b & 0xC0) == 0x80; };
+  const Byte b0 = p[0];
+  const ptrdiff_t avail = end - p;
+  char32_t cp;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    if (avail < 2 || !continues(p[1])) return false;
+    cp = (char32_t{b0 & 0x1Fu} << 6) | (p[1] & 0x3Fu);
+    *length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    if (avail < 3 || !continues(p[1]) || !continues(p[2])) return false;
+    cp = (char32_t{b0 & 0x0Fu} << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    *length = 3;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    if (avail < 4 || !continues(p[1]) || !continues(p[2]) || !continues(p[3])) return false;
+    cp = (char32_t{b0 & 0x07u} << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) |
+         (p[3] & 0x3Fu);
+    if (cp > 0x10FFFF) return false;
+    *length = 4;
+  } else {
+    return false;
+  }
+  *cls = unicode::ClassOf(cp);
+  return true;
+}
+
+// For a block of p that holds non-ASCII bytes (`non_ascii`): folds its characters into the
+// letter and digit masks, every byte of a character taking the character's class, so that the
+// block's bit arithmetic takes them as it takes ASCII (the others, with neither bit, are
+// "other" there); and says whether the character at p[64] is white space. Fails, changing
+// nothing, where a character of the block is white space (the arithmetic splits white-space
+// runs by bytes, which a space of several bytes would break) or does not decode.
+[[gnu::noinline]] inline bool FoldNonAscii(const Byte* p, const Byte* end, uint64_t non_ascii,
+                                           uint64_t* letter, uint64_t* digit, bool* space_at_64) {
+  uint64_t letters = 0, digits = 0;
+  int length = 0;
+  for (uint64_t todo = non_ascii; todo != 0;) {
+    const int i = __builtin_ctzll(todo);
+    uint8_t cls;
+    if (!DecodeClass(p + i, end, &cls, &length) || (cls & unicode::kSpace) != 0) return false;
+    const uint64_t bytes = ((uint64_t{1} << length) - 1) << i;  // those past the block drop
+    if (cls & unicode::kLetter) letters |= bytes;
+    if (cls & unicode::kNumber) digits |= bytes;
+    todo &= ~bytes;
+  }
+  uint8_t after = 0;  // the class of the character at p[64]
+  if (p[64] < 0x80) {
+    after = unicode::kAsciiClass[p[64]];
+  } else if (p[64] >= 0xC0 && !DecodeClass(p + 64, end, &after, &length)) {
+    return false;
+  }  // else p[64] continues a character of the block, which is no white space
+  *space_at_64 = (after & unicode::kSpace) != 0;
+  *letter |= letters;
+  *digit |= digits;
+  return true;
 }
 
 // GPT-2: '(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
@@ -62,41 +129,40 @@ inline int Gpt2ContractionLength(const Byte* p, const Byte* end) {
 // A contraction matters only where an apostrophe starts a pre-token: it then swallows the
 // letter run start after the apostrophe and ends one or two letters later.
 //
-// Its non-ASCII check is written out rather than through DecidedBeforeNonAscii: that version
-// measured 5% slower counting TinyStories-like text, whose loop this function is inlined in.
-// Always inlined: GCC 12 left it out of line in the encoder's loop once that loop's function
-// also held a call of PaddedBlockStarts (inline_split.h).
-[[gnu::always_inline]] inline uint64_t Gpt2BlockStarts(const Byte* p, const Byte* end,
-                                                       int* last_non_ascii) {
-  namespace u = unicode;
-  const u::AsciiMasks m = u::ClassifyAscii64(p);
+// Non-ASCII letters, numbers and others (not white space) join the arithmetic through
+// FoldNonAscii; where that fails, the starts from the first non-ASCII byte minus one on are left
+// undecided. The check is written out rather than through DecidedBeforeNonAscii: that version
+// measured 5% slower counting TinyStories-like text.
+[[gnu::always_inline]] inline uint64_t Gpt2BlockStarts(const unicode::AsciiMasks& m, const Byte* p,
+                                                       const Byte* end, int* last_non_ascii) {
   uint64_t decided = ~uint64_t{0};
   *last_non_ascii = -1;
-  if (m.non_ascii != 0 || p[64] >= 0x80) {
+  uint64_t letter = m.letter, digit = m.digit;
+  bool space_at_64 = IsAsciiSpace(p[64]);
+  if ((m.non_ascii != 0 || p[64] >= 0x80) &&
+      !FoldNonAscii(p, end, m.non_ascii, &letter, &digit, &space_at_64)) {
     *last_non_ascii = p[64] >= 0x80 ? 64 : 63 - __builtin_clzll(m.non_ascii);
     const int first = m.non_ascii != 0 ? __builtin_ctzll(m.non_ascii) : 64;
     if (first < 2) return 1;
     decided = (uint64_t{1} << (first - 1)) - 1;
   }
-  const uint64_t space_at_64 = p[64] < 0x80 && (u::kAsciiClass[p[64]] & u::kSpace) != 0;
-  const uint64_t space_after = (m.space >> 1) | (space_at_64 << 63);
-  const uint64_t other = ~(m.letter | m.digit | m.space);
-  uint64_t starts =
-      ((RunStarts(m.letter) | RunStarts(m.digit) | RunStarts(other)) & ~(m.blank << 1)) |
-      RunStarts(m.space) | (m.space & (m.space << 1) & ~space_after) | 1;
+  const uint64_t space_after = (m.space >> 1) | (uint64_t{space_at_64} << 63);
+  const uint64_t other = ~(letter | digit | m.space);
+  uint64_t starts = ((RunStarts(letter) | RunStarts(digit) | RunStarts(other)) & ~(m.blank << 1)) |
+                    RunStarts(m.space) | (m.space & (m.space << 1) & ~space_after) | 1;
   for (uint64_t a = m.apostrophe & starts & decided; a != 0; a &= a - 1) {
     const int i = __builtin_ctzll(a);
     const int n = Gpt2ContractionLength(p + i, end);
     if (n == 0) continue;
     starts &= ~(uint64_t{2} << i);  // the letter after the apostrophe is inside
-    if (i + n < 64) starts |= m.letter & (uint64_t{1} << (i + n));  // letters go on after it
+    if (i + n < 64) starts |= letter & (uint64_t{1} << (i + n));  // letters go on after it
   }
   return starts & decided;
 }
 
 // (?i:'s|'t|'re|'ve|'m|'ll|'d) at p, in ASCII: the match length, or 0. (U+017F, which folds to
 // 's', is not ASCII: a block leaves the apostrophe before it undecided.)
-inline int ContractionLengthIgnoreCase(const Byte* p, const Byte* end) {
+[[gnu::always_inline]] inline int ContractionLengthIgnoreCase(const Byte* p, const Byte* end) {
   if (end - p < 2 || p[0] != '\'') return 0;
   const Byte b = p[1] | 0x20;  // ASCII lower case; the non-letters this maps match nothing
   if (b == 's' || b == 't' || b == 'm' || b == 'd') return 2;
@@ -120,12 +186,13 @@ struct SharedStarts {
   uint64_t decided;       // narrowed where a white-space run may go on past the block
 };
 
-inline SharedStarts CommonStarts(const unicode::AsciiMasks& m, const Byte* p, uint64_t decided,
-                                 bool last_non_ascii, uint64_t other, uint64_t trailing) {
+[[gnu::always_inline]] inline SharedStarts CommonStarts(const unicode::AsciiMasks& m, const Byte* p,
+                                                        uint64_t decided, bool last_non_ascii,
+                                                        uint64_t other, uint64_t trailing) {
   SharedStarts r;
   // A white-space run through the byte after the last decided one may go on past what the
   // block knows, and where it ends decides where it splits: leave it undecided.
-  const bool space_at_64 = p[64] < 0x80 && (unicode::kAsciiClass[p[64]] & unicode::kSpace) != 0;
+  const bool space_at_64 = IsAsciiSpace(p[64]);
   const int known_last = std::min(63 - __builtin_clzll(decided) + 1, 63);
   if ((last_non_ascii || space_at_64) && ((m.space >> known_last) & 1) != 0) {
     const uint64_t non_space =
@@ -175,8 +242,9 @@ inline SharedStarts CommonStarts(const unicode::AsciiMasks& m, const Byte* p, ui
 // Besides CommonStarts: a letter run starts a pre-token unless the byte before is its prefix.
 // A contraction at an apostrophe that starts a pre-token comes first, and letters after it
 // start another.
-inline uint64_t Cl100kBlockStarts(const Byte* p, const Byte* end, int* last_non_ascii) {
-  const unicode::AsciiMasks m = unicode::ClassifyAscii64(p);
+[[gnu::always_inline]] inline uint64_t Cl100kBlockStarts(const unicode::AsciiMasks& m,
+                                                         const Byte* p, const Byte* end,
+                                                         int* last_non_ascii) {
   const uint64_t decided = DecidedBeforeNonAscii(m, p, last_non_ascii);
   if (decided == 0) return 1;
   const uint64_t other = ~(m.letter | m.digit | m.space);
@@ -197,8 +265,8 @@ inline uint64_t Cl100kBlockStarts(const Byte* p, const Byte* end, int* last_non_
 // and so does a capital after a lower-case letter. An apostrophe after a letter that starts a
 // contraction belongs to the word (unless that letter ended a contraction itself), and letters
 // after the contraction start another.
-inline uint64_t O200kBlockStarts(const Byte* p, const Byte* end, int* last_non_ascii) {
-  const unicode::AsciiMasks m = unicode::ClassifyAscii64(p);
+[[gnu::always_inline]] inline uint64_t O200kBlockStarts(const unicode::AsciiMasks& m, const Byte* p,
+                                                        const Byte* end, int* last_non_ascii) {
   const uint64_t decided = DecidedBeforeNonAscii(m, p, last_non_ascii);
   if (decided == 0) return 1;
   const uint64_t other = ~(m.letter | m.digit | m.space);

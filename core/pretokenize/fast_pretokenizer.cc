@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/pretokenize/block_starts.h"
 #include "core/pretokenize/inline_split.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/unicode/ascii_masks.h"

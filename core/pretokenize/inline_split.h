@@ -5,7 +5,8 @@
 // scanner's. The hot consumers (counting, encoding) call ForEachPreToken instead: for the
 // built-in patterns with a block matcher it runs the same loop as a template on the sink, for
 // other pre-tokenizers it falls back to Split. Both give the same pre-tokens
-// (fast_pretokenizer.cc runs this loop).
+// (fast_pretokenizer.cc runs this loop). The loop is compiled once per SIMD path
+// (block_loop-inl.h, core/internal/simd.h), each with the sink inlined.
 //
 //   ForEachPreToken(pretokenizer, text, [&](absl::string_view token) { ++counts[token]; });
 #ifndef BPEFORGE_CORE_PRETOKENIZE_INLINE_SPLIT_H_
@@ -16,101 +17,77 @@
 #include <cstring>
 
 #include "absl/strings/string_view.h"
+#include "core/internal/simd.h"
 #include "core/pretokenize/block_starts.h"
 #include "core/pretokenize/pretokenizer.h"
+#include "core/pretokenize/unicode/ascii_masks.h"
 
 namespace bpeforge::internal {
 
-// BlockStarts for the last 64 bytes or fewer of a text, [p, end), bit 0 left out: they are
-// copied into a block padded with spaces. Every piece between special tokens ends so (a
-// TinyStories story every 800 bytes or so), and one pre-token at a time they took 14% of a
-// scan of such text. A space after the text decides what the text's end decides: a run of
-// white space at the end stays whole, and a start depends on the bytes after it only through
-// whether they are white space. Out of line: the loop's own call of BlockStarts is the one
-// to inline.
-template <uint64_t (*BlockStarts)(const uint8_t*, const uint8_t*, int*)>
-[[gnu::noinline]] uint64_t PaddedBlockStarts(const uint8_t* p, const uint8_t* end) {
-  alignas(64) uint8_t block[128];
-  const auto n = static_cast<size_t>(end - p);  // 1 to 64
-  std::memcpy(block, p, n);
-  std::memset(block + n, ' ', sizeof(block) - n);
-  int last_non_ascii;
-  const uint64_t in_text = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-  return BlockStarts(block, block + n, &last_non_ascii) & in_text & ~uint64_t{1};
+// The one-at-a-time matcher of `kMatcher` (fast_pretokenizer.cc).
+template <BlockMatcher kMatcher>
+inline const uint8_t* NextPreToken(const uint8_t* p, const uint8_t* end) {
+  if constexpr (kMatcher == BlockMatcher::kGpt2) return match_internal::NextGpt2(p, end);
+  if constexpr (kMatcher == BlockMatcher::kCl100k) return match_internal::NextCl100k(p, end);
+  return match_internal::NextO200k(p, end);
 }
 
-// A block matcher: whole blocks of ASCII through BlockStarts (block_starts.h), the last 64
-// bytes or fewer as a padded block, one pre-token at a time through Next where a block decides
-// nothing (non-ASCII text, a pre-token longer than the block, the text's last pre-token).
-// Calls sink(token) for every pre-token, in order.
-template <uint64_t (*BlockStarts)(const uint8_t*, const uint8_t*, int*),
-          const uint8_t* (*Next)(const uint8_t*, const uint8_t*), typename Sink>
+}  // namespace bpeforge::internal
+
+// The loop, once per SIMD path (block_loop-inl.h).
+#define BPEFORGE_BLOCK_LOOP_PATH simd_baseline
+#define BPEFORGE_BLOCK_LOOP_CLASSIFY unicode::ClassifyAscii64
+#include "core/pretokenize/block_loop-inl.h"
+#undef BPEFORGE_BLOCK_LOOP_PATH
+#undef BPEFORGE_BLOCK_LOOP_CLASSIFY
+#if defined(__x86_64__)
+BPEFORGE_SIMD_TARGET_BEGIN_AVX2
+#define BPEFORGE_BLOCK_LOOP_PATH simd_avx2
+#define BPEFORGE_BLOCK_LOOP_CLASSIFY unicode::ClassifyAscii64Avx2
+#include "core/pretokenize/block_loop-inl.h"
+#undef BPEFORGE_BLOCK_LOOP_PATH
+#undef BPEFORGE_BLOCK_LOOP_CLASSIFY
+BPEFORGE_SIMD_TARGET_END
+BPEFORGE_SIMD_TARGET_BEGIN_AVX512
+#define BPEFORGE_BLOCK_LOOP_PATH simd_avx512
+#define BPEFORGE_BLOCK_LOOP_CLASSIFY unicode::ClassifyAscii64Avx512
+#include "core/pretokenize/block_loop-inl.h"
+#undef BPEFORGE_BLOCK_LOOP_PATH
+#undef BPEFORGE_BLOCK_LOOP_CLASSIFY
+BPEFORGE_SIMD_TARGET_END
+#endif
+
+namespace bpeforge::internal {
+
+// A block matcher's loop on the active SIMD path. Each path's loop is compiled with the sink
+// inlined, so a consumer's work per pre-token takes the path's instructions too; the path is
+// looked up once per text.
+template <BlockMatcher kMatcher, typename Sink>
 void SplitInBlocks(absl::string_view text, Sink&& sink) {
-  using Byte = uint8_t;
-  const auto* p = reinterpret_cast<const Byte*>(text.data());
-  const Byte* const end = p + text.size();
-  auto emit = [&sink](const Byte* from, const Byte* to) {
-    sink(absl::string_view(reinterpret_cast<const char*>(from), static_cast<size_t>(to - from)));
-  };
-  // The paths one pre-token at a time are cold on English: their copy of the sink is kept out
-  // of the loop's function, whose hot path measured 5% slower with it inlined there too.
-  auto emit_cold = [&emit](const Byte* from, const Byte* to) __attribute__((noinline)) {
-    emit(from, to);
-  };
-  while (end - p > 64) {
-    int last_non_ascii;
-    uint64_t later = BlockStarts(p, end, &last_non_ascii) & ~uint64_t{1};
-    if (later == 0) {
-      // Past the block's non-ASCII bytes one pre-token at a time, so that text in other
-      // scripts pays for one block classification per block, not per pre-token.
-      const Byte* const resume = p + std::max(last_non_ascii, 0);
-      do {
-        const Byte* q = Next(p, end);
-        emit_cold(p, q);
-        p = q;
-      } while (p <= resume && p < end);
-      continue;
-    }
-    const Byte* from = p;
-    for (; later != 0; later &= later - 1) {
-      const Byte* to = p + __builtin_ctzll(later);
-      emit(from, to);
-      from = to;
-    }
-    p = from;  // the pre-token that starts here may go on past the block
+#if defined(__x86_64__)
+  switch (ActiveSimdPath()) {
+    case SimdPath::kAvx512:
+      return simd_avx512::SplitInBlocks<kMatcher>(text, sink);
+    case SimdPath::kAvx2:
+      return simd_avx2::SplitInBlocks<kMatcher>(text, sink);
+    case SimdPath::kBaseline:
+      break;
   }
-  if (p == end) return;
-  // The last 64 bytes or fewer, as one block of their own (PaddedBlockStarts). Its last
-  // pre-token, whose end the block may not have decided (non-ASCII bytes, white space), goes
-  // on one pre-token at a time.
-  {
-    const Byte* from = p;
-    for (uint64_t later = PaddedBlockStarts<BlockStarts>(p, end); later != 0; later &= later - 1) {
-      const Byte* to = p + __builtin_ctzll(later);
-      emit(from, to);
-      from = to;
-    }
-    p = from;
-  }
-  while (p < end) {
-    const Byte* q = Next(p, end);
-    emit_cold(p, q);
-    p = q;
-  }
+#endif
+  simd_baseline::SplitInBlocks<kMatcher>(text, sink);
 }
 
 // The pre-tokenizer's loop, as a value of a type: loop(text, sink).
-template <uint64_t (*BlockStarts)(const uint8_t*, const uint8_t*, int*),
-          const uint8_t* (*Next)(const uint8_t*, const uint8_t*)>
+template <BlockMatcher kMatcher>
 struct BlockLoop {
   template <typename Sink>
   void operator()(absl::string_view text, Sink&& sink) const {
-    SplitInBlocks<BlockStarts, Next>(text, sink);
+    SplitInBlocks<kMatcher>(text, sink);
   }
 };
-using Gpt2Loop = BlockLoop<match_internal::Gpt2BlockStarts, match_internal::NextGpt2>;
-using Cl100kLoop = BlockLoop<match_internal::Cl100kBlockStarts, match_internal::NextCl100k>;
-using O200kLoop = BlockLoop<match_internal::O200kBlockStarts, match_internal::NextO200k>;
+using Gpt2Loop = BlockLoop<BlockMatcher::kGpt2>;
+using Cl100kLoop = BlockLoop<BlockMatcher::kCl100k>;
+using O200kLoop = BlockLoop<BlockMatcher::kO200k>;
 struct SplitLoop {  // any other pre-tokenizer: its Split, a call per pre-token
   const PreTokenizer* pretokenizer;
   template <typename Sink>

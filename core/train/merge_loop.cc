@@ -641,6 +641,7 @@ TokenTree LearnMergeTreeOf(BasicWordTable<Symbol>& words, size_t max_merges,
       }
     }
   }
+  if (progress && tokens.merges() % 1000 != 0) progress(tokens.merges());  // the end
 
   return tokens;
 }

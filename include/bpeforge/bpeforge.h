@@ -71,6 +71,11 @@ BPEFORGE_API absl::StatusOr<IdLayout> ParseIdLayout(absl::string_view name);  //
 BPEFORGE_API absl::string_view IdLayoutName(IdLayout layout);
 BPEFORGE_API absl::StatusOr<IdType> ParseIdType(absl::string_view name);  // uint16|uint32
 BPEFORGE_API absl::string_view IdTypeName(IdType type);
+// The SIMD instructions the pre-tokenizer uses: "sse2", "avx2" or "avx512" ("portable" off
+// x86-64). The widest this CPU has, or the one the environment variable BPEFORGE_SIMD names
+// (a name that is none of these, or a path the CPU lacks, gives the widest and one warning on
+// standard error). Results never depend on it.
+BPEFORGE_API absl::string_view SimdPathInUse();
 
 // ---------------------------------------------------------------------------------------------
 // Inputs. Plain UTF-8 text files are memory-mapped. gzip, xz and zstd files (told by their

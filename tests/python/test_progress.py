@@ -48,6 +48,16 @@ def test_a_callable_receives_the_figures(corpus, tmp_path):
     assert all(p.unit == "merges" and p.total == 3000 - 257 for p in merging)
 
 
+def test_each_phase_reports_its_end_however_short(small_corpus):
+    seen = []
+    bpeforge.train_bpe(small_corpus, 1000, SPECIAL, progress=seen.append, threads=2)
+    ends = {p.phase: p for p in seen}
+    assert list(ends) == ["pre-tokenizing", "merging"], [p.phase for p in seen]
+    size = small_corpus.stat().st_size
+    assert (ends["pre-tokenizing"].done, ends["pre-tokenizing"].total) == (size, size)
+    assert (ends["merging"].done, ends["merging"].total) == (1000 - 257, 1000 - 257)
+
+
 def test_progress_of_iterators_and_file_encoding(small_corpus, tmp_path):
     seen = []
     docs = small_corpus.read_text(encoding="utf-8").split("\n\n")
