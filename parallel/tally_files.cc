@@ -65,6 +65,10 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
       }
     });
     if (cancelled) return absl::CancelledError("the report was cancelled");
+    // The end, whichever worker's figures came last.
+    if (options.progress && !tokenizers.empty()) {
+      options.progress({"encoding", distinct, distinct, "pre-tokens", 0});
+    }
     FileTally file;
     file.bytes = counted->bytes;
     file.pretokens = counted->pretokens;
