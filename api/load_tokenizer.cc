@@ -6,9 +6,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -202,6 +204,17 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
   return state;
 }
 
+// The id of a vocab entry of `hf`, longer than a byte and no added token, that no merge makes.
+std::optional<TokenId> EntryNoMergeMakes(const internal::HfTokenizer& hf) {
+  absl::flat_hash_set<std::string> made;
+  for (const auto& [left, right] : hf.merges) made.insert(left + right);
+  for (const auto& [token, id] : hf.specials) made.insert(token);
+  for (size_t id = 0; id < hf.vocab.size(); ++id) {
+    if (hf.vocab[id].size() > 1 && !made.contains(hf.vocab[id])) return static_cast<TokenId>(id);
+  }
+  return std::nullopt;
+}
+
 // A Hugging Face tokenizer.json of a byte-level BPE model; its added tokens are special.
 absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
                                                   const LoadOptions& options) {
@@ -213,9 +226,20 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
   for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
   for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
   absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::CreateWithIds(
-      hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex);
+      hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex, hf->ignore_merges);
   if (!t.ok()) return Prefixed(path, t.status());
   auto state = std::make_shared<State>(*std::move(t), std::nullopt);
+  // bpeforge's files look a pre-token up whole (tiktoken's rule), which a vocab entry that no
+  // merge makes would become under merges alone.
+  if (!hf->ignore_merges) {
+    if (std::optional<TokenId> id = EntryNoMergeMakes(*hf)) {
+      state->why_no_model = absl::StrCat(
+          path, " holds \"", absl::CHexEscape(hf->vocab[*id]), "\" (id ", *id,
+          "), which no merge makes, and its ignore_merges is false: its files would make that "
+          "entry a pre-token's id");
+      return state;
+    }
+  }
   // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
   for (size_t id = 0; id < state->tokenizer.id_limit(); ++id) {
     if (!state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value()) {

@@ -7,6 +7,7 @@
 #ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 #define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -47,6 +48,12 @@ class EncodeCache {
   bool Find(absl::string_view piece, std::vector<TokenId>* out);
   void Insert(absl::string_view piece, absl::Span<const TokenId> ids);
   size_t size() const { return index_.size(); }
+
+  // A flag that, once it reads true, lets the encoding done with this cache end early, the ids
+  // then incomplete (for the caller that set it, which discards them): the text between two
+  // special tokens under a custom pattern, and a pre-token of megabytes, each take seconds.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
+  const std::atomic<bool>* stop() const { return stop_; }
 
   // In front of the rest: a direct-mapped table of recent short pre-tokens (short_key.h) with
   // up to three ids inline, whatever the hit rate. A hit costs two loads, a multiply and a
@@ -165,6 +172,7 @@ class EncodeCache {
   uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
   absl::flat_hash_map<std::string, Slice> index_;
   std::vector<TokenId> ids_;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 class Tokenizer {
@@ -178,11 +186,15 @@ class Tokenizer {
                                           Pattern pattern = Pattern::kGpt2,
                                           absl::string_view custom_regex = "");
   // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
-  // a special token may come with its id.
+  // a special token may come with its id. A vocab entry that no merge makes is still a
+  // pre-token's id when the whole pre-token is its bytes (as tiktoken looks a pre-token up
+  // whole, and Hugging Face does with `ignore_merges`), unless `vocab_tokens_whole` is false
+  // (Hugging Face without `ignore_merges`: merges alone).
   static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
                                                  const std::vector<SpecialToken>& special_tokens,
                                                  Pattern pattern = Pattern::kGpt2,
-                                                 absl::string_view custom_regex = "");
+                                                 absl::string_view custom_regex = "",
+                                                 bool vocab_tokens_whole = true);
   // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
   // must be present, ranks must be distinct.
   static absl::StatusOr<Tokenizer> FromRanks(
@@ -221,8 +233,10 @@ class Tokenizer {
   const SpecialTokens& special_tokens() const { return specials_; }
   const std::vector<TokenId>& special_ids() const { return special_ids_; }  // by index
   const PreTokenizer& pretokenizer() const { return *pretokenizer_; }
-  // The ids that byte pair merging gives `piece` (no whole-token shortcut, no cache).
-  void BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const;
+  // The ids that byte pair merging gives `piece` (no whole-token shortcut, no cache). With
+  // `stop`, as EncodeCache::set_stop says.
+  void BytePairEncode(absl::string_view piece, std::vector<TokenId>* out,
+                      const std::atomic<bool>* stop = nullptr) const;
 
  private:
   // What a token is to the encoder: its merge rank and the id it is written as.
@@ -248,6 +262,8 @@ class Tokenizer {
     return it == joins_.end() ? UINT32_MAX : it->second;
   }
   TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
+  // The id of a pre-token that is a token whole (a mergeable one, or one of whole_only_).
+  std::optional<TokenId> WholeToken(absl::string_view piece) const;
   // EncodePreToken, the key of a short piece packed already (`key` is null for a long one or
   // without a cache).
   void EncodePacked(absl::string_view piece, const ShortKey* key, EncodeCache* cache,
@@ -258,7 +274,8 @@ class Tokenizer {
                                  EncodeCache* cache, std::vector<TokenId>* out);
   class WaitingRing;  // pre-tokens on their way to EncodePacked while far slots are fetched
   void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
-  void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
+  void MergeLong(absl::string_view piece, std::vector<TokenId>* out,
+                 const std::atomic<bool>* stop) const;
 
   Pattern pattern_ = Pattern::kGpt2;
   std::string custom_regex_;
@@ -282,6 +299,9 @@ class Tokenizer {
   // vocabulary can hold them: "abcd" from "ab" + "cd" where "bc" ranks first). GPT-2's, cl100k's
   // and o200k's have none.
   absl::flat_hash_set<std::string> unmerged_tokens_;
+  // Vocab entries that no merge makes, looked up only whole (CreateWithIds): bytes -> id. Those
+  // of up to kLongPiece bytes are in unmerged_tokens_ too.
+  absl::flat_hash_map<std::string, TokenId> whole_only_;
   SpecialTokens specials_;
   std::vector<TokenId> special_ids_;
   std::unique_ptr<const PreTokenizer> pretokenizer_;
