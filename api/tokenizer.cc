@@ -29,6 +29,37 @@ namespace bpeforge {
 
 namespace {
 
+// FNV-1a, 64 bits, over length-prefixed strings ("5:hello"), so that no two lists of strings
+// run together alike.
+class Fnv1a64 {
+ public:
+  void Add(absl::string_view bytes) {
+    const std::string length = absl::StrCat(bytes.size(), ":");
+    for (absl::string_view part : {absl::string_view(length), bytes}) {
+      for (unsigned char c : part) h_ = (h_ ^ c) * 0x100000001b3ull;
+    }
+  }
+  std::string Hex() const { return absl::StrFormat("%016x", h_); }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ull;
+};
+
+constexpr absl::string_view kFingerprintPrefix = "ids-fnv1a64:";
+
+// The fingerprint that sidecars written before the current one record ("fnv1a64:"), which
+// also covered the pattern and the special tokens: their ids still decode.
+std::string EarlierFingerprint(const Tokenizer& t) {
+  Fnv1a64 h;
+  h.Add(PatternName(t.pattern()));
+  if (t.pattern() == Pattern::kCustom) h.Add(t.custom_pattern());
+  for (size_t id = 0; id < t.id_limit(); ++id) {
+    h.Add(t.TokenBytes(static_cast<TokenId>(id)).value_or(""));
+  }
+  for (const std::string& s : t.special_tokens()) h.Add(s);
+  return absl::StrCat("fnv1a64:", h.Hex());
+}
+
 using State = Tokenizer::State;
 
 absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
@@ -89,6 +120,7 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
   internal::EncodeFilesOptions internal_options;
   internal_options.chunk_bytes = options.chunk_bytes;
   internal_options.progress = options.progress;
+  internal_options.cancel = options.cancel;
   internal_options.jsonl.field = options.input.jsonl_field;
   internal_options.jsonl.skip_bad_records = options.input.skip_bad_records;
   if (!options.separator_token.empty()) {
@@ -179,7 +211,8 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
                                                      " ids (", sidecar_path, "), not ",
                                                      IdTypeName(*options.id_type)));
     }
-    if (const std::string mine = Fingerprint(); meta.fingerprint != mine) {
+    if (const std::string mine = Fingerprint();
+        meta.fingerprint != mine && meta.fingerprint != EarlierFingerprint(*this)) {
       return absl::InvalidArgumentError(
           absl::StrCat(ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
                        meta.fingerprint, ", this one is ", mine, ")"));
@@ -241,20 +274,15 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
 }
 
 std::string Tokenizer::Fingerprint() const {
-  // FNV-1a over what decoding depends on (id -> bytes, special tokens, pattern): stable across
-  // runs and machines, unlike absl::Hash. It tells tokenizers apart; it does not authenticate.
-  uint64_t h = 0xcbf29ce484222325ull;
-  auto add = [&h](absl::string_view bytes) {
-    const std::string length = absl::StrCat(bytes.size(), ":");
-    for (absl::string_view part : {absl::string_view(length), bytes}) {
-      for (unsigned char c : part) h = (h ^ c) * 0x100000001b3ull;
-    }
-  };
-  add(PatternName(pattern()));
-  if (pattern() == Pattern::kCustom) add(custom_pattern());
-  for (size_t id = 0; id < id_limit(); ++id) add(TokenBytes(static_cast<TokenId>(id)).value_or(""));
-  for (const std::string& s : special_tokens()) add(s);
-  return absl::StrFormat("fnv1a64:%016x", h);
+  // FNV-1a over what decoding depends on, the bytes of every id (special tokens' included):
+  // stable across runs and machines, unlike absl::Hash. Tokenizers that decode every id alike
+  // have the same one, whatever their pattern or which of their tokens are special (GPT-2's
+  // vocab with and without <|endoftext|> as a special token). It tells tokenizers apart; it
+  // does not authenticate.
+  Fnv1a64 h;
+  for (size_t id = 0; id < id_limit(); ++id)
+    h.Add(TokenBytes(static_cast<TokenId>(id)).value_or(""));
+  return absl::StrCat(kFingerprintPrefix, h.Hex());
 }
 
 std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
