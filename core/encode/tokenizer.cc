@@ -9,13 +9,13 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/encode/long_merge.h"
 #include "core/internal/utf8.h"
 #include "core/pretokenize/inline_split.h"
 
 namespace bpeforge::internal {
 namespace {
 
-constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
 // Pre-tokens up to this many bytes use tiktoken's quadratic scan, which is fastest on short
 // input; longer ones a heap, so that a megabyte-long pre-token cannot take hours.
 constexpr size_t kLongPiece = 64;
@@ -143,8 +143,8 @@ absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& me
 
 absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Merges& merges,
                                                    const std::vector<SpecialToken>& special_tokens,
-                                                   Pattern pattern,
-                                                   absl::string_view custom_regex) {
+                                                   Pattern pattern, absl::string_view custom_regex,
+                                                   bool vocab_tokens_whole) {
   // The lowest id of each byte string in the vocab.
   absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
   for (size_t id = 0; id < vocab.size(); ++id) {
@@ -176,6 +176,11 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
     }
     // Ranks above the bytes, in merge order; a repeated result keeps its first rank.
     t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
+  }
+  if (vocab_tokens_whole) {
+    for (const auto& [bytes, id] : by_bytes) {
+      if (!t.encoder_.contains(bytes)) t.whole_only_.try_emplace(bytes, id);
+    }
   }
   std::vector<SpecialToken> specials = special_tokens;
   for (SpecialToken& s : specials) {
@@ -289,6 +294,9 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     t.MergeShort(bytes, &merged);
     if (merged.size() != 1 || merged[0] != entry.id) t.unmerged_tokens_.insert(bytes);
   }
+  for (const auto& [bytes, id] : t.whole_only_) {
+    if (bytes.size() <= kLongPiece) t.unmerged_tokens_.insert(bytes);
+  }
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
       MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
   if (!pretokenizer.ok()) return pretokenizer.status();
@@ -393,7 +401,9 @@ template <typename Loop>
 
 void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
                                std::vector<TokenId>* out) const {
-  WithLoop(*pretokenizer_, [&](auto loop) { EncodeOrdinaryWith(loop, *this, text, cache, out); });
+  WithLoop(
+      *pretokenizer_, [&](auto loop) { EncodeOrdinaryWith(loop, *this, text, cache, out); },
+      cache != nullptr ? cache->stop() : nullptr);
 }
 
 void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
@@ -423,20 +433,28 @@ void Tokenizer::EncodePacked(absl::string_view piece, const ShortKey* key, Encod
   // one's bytes makes it, unless it is one of unmerged_tokens_, so only the long ones and those
   // are looked up: of web text's pre-tokens that get here, 94% are not tokens, and the lookup
   // missed in a table of megabytes (0.94 of the time of encoding, bench/RESULTS.md).
-  auto whole = encoder_.end();
+  std::optional<TokenId> whole;
   if (piece.size() > kLongPiece ||
       (!unmerged_tokens_.empty() && unmerged_tokens_.contains(piece))) {
-    whole = encoder_.find(piece);
+    whole = WholeToken(piece);
   }
-  if (whole != encoder_.end()) {
-    out->push_back(whole->second.id);
+  if (whole.has_value()) {
+    out->push_back(*whole);
   } else if (cache == nullptr || !cache->Find(piece, out)) {
-    BytePairEncode(piece, out);
+    BytePairEncode(piece, out, cache != nullptr ? cache->stop() : nullptr);
     if (cache != nullptr && piece.size() <= kMaxCachedPiece) {
       cache->Insert(piece, absl::MakeConstSpan(*out).subspan(before));
     }
   }
   if (key != nullptr) cache->InsertShort(*key, absl::MakeConstSpan(*out).subspan(before));
+}
+
+std::optional<TokenId> Tokenizer::WholeToken(absl::string_view piece) const {
+  if (auto it = encoder_.find(piece); it != encoder_.end()) return it->second.id;
+  if (whole_only_.empty()) return std::nullopt;
+  auto it = whole_only_.find(piece);
+  if (it == whole_only_.end()) return std::nullopt;
+  return it->second;
 }
 
 uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
@@ -448,7 +466,8 @@ uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
   return it == encoder_.end() ? kNoRank : it->second.rank;
 }
 
-void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const {
+void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out,
+                               const std::atomic<bool>* stop) const {
   if (piece.size() <= 1) {
     if (piece.size() == 1) out->push_back(byte_ids_[static_cast<unsigned char>(piece[0])]);
     return;
@@ -456,7 +475,7 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
   if (piece.size() <= kLongPiece) {
     MergeShort(piece, out);
   } else {
-    MergeLong(piece, out);
+    MergeLong(piece, out, stop);
   }
 }
 
@@ -499,50 +518,12 @@ BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
   for (size_t i = 0; i < n; ++i) out->push_back(id_of_rank_[parts[i].token]);
 }
 
-// The same merges in O(n log n): parts form a linked list (a part is named by its start), and
-// a heap holds (rank << 32 | start) of candidate pairs, 8 bytes each. `rank_at[i]` is the rank
-// of the pair starting at part i now; an entry that disagrees is stale (a part's pair only
-// grows, and a rank names one byte string, so a stale entry never matches again). Popping the
-// least (rank, start) picks the same pair as the scan above.
-void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) const {
-  const uint32_t n = static_cast<uint32_t>(piece.size());
-  std::vector<uint32_t> next(n), prev(n), rank_at(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    next[i] = i + 1;
-    prev[i] = i - 1;  // wraps for i == 0, never read
-  }
-  auto pair_rank = [&](uint32_t i) {
-    if (next[i] >= n) return kNoRank;
-    return RankOf(piece.substr(i, next[next[i]] - i));
-  };
-  auto entry = [](uint32_t rank, uint32_t start) { return uint64_t{rank} << 32 | start; };
-  std::vector<uint64_t> heap;
-  heap.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    rank_at[i] = pair_rank(i);
-    if (rank_at[i] != kNoRank) heap.push_back(entry(rank_at[i], i));
-  }
-  std::make_heap(heap.begin(), heap.end(), std::greater<>());
-  auto push = [&](uint32_t i) {
-    rank_at[i] = pair_rank(i);
-    if (rank_at[i] == kNoRank) return;
-    heap.push_back(entry(rank_at[i], i));
-    std::push_heap(heap.begin(), heap.end(), std::greater<>());
-  };
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    const uint64_t top = heap.back();
-    heap.pop_back();
-    const auto i = static_cast<uint32_t>(top);
-    if (rank_at[i] != static_cast<uint32_t>(top >> 32)) continue;
-    const uint32_t j = next[i];
-    next[i] = next[j];
-    if (next[j] < n) prev[next[j]] = i;
-    rank_at[j] = kNoRank;
-    push(i);
-    if (i > 0) push(prev[i]);
-  }
-  for (uint32_t i = 0; i < n; i = next[i]) out->push_back(IdOf(piece.substr(i, next[i] - i)));
+// The same merges for a long piece, in O(n log n) (long_merge.h).
+void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out,
+                          const std::atomic<bool>* stop) const {
+  MergeLongPiece(
+      piece, [this](absl::string_view bytes) { return RankOf(bytes); },
+      [&](absl::string_view part) { out->push_back(IdOf(part)); }, stop);
 }
 
 std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {

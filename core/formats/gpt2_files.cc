@@ -13,7 +13,7 @@ namespace bpeforge::internal {
 void WriteVocabJson(const TokenSpelling& tokens, TextSink& out) {
   out.Append("{\n");
   std::string scratch;
-  for (size_t id = 0; id < tokens.size(); ++id) {
+  for (size_t id = 0; id < tokens.size() && !out.stopped(); ++id) {
     out.Add("  ", nlohmann::json(BytesToGpt2(tokens.Token(id, &scratch))).dump(), ": ", id,
             id + 1 < tokens.size() ? ",\n" : "\n");
   }
@@ -22,7 +22,7 @@ void WriteVocabJson(const TokenSpelling& tokens, TextSink& out) {
 
 void WriteMergesTxt(const TokenSpelling& tokens, TextSink& out) {
   std::string left, right;
-  for (size_t i = 0; i < tokens.merges(); ++i) {
+  for (size_t i = 0; i < tokens.merges() && !out.stopped(); ++i) {
     out.Add(BytesToGpt2(tokens.MergeLeft(i, &left)), " ", BytesToGpt2(tokens.MergeRight(i, &right)),
             "\n");
   }
