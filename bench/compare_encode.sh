@@ -41,23 +41,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # A tokenizer.json for HF built from the same GPT-2 vocab.json and merges.txt.
-python3 - "$gpt2" "$tmp/tokenizer.json" <<'PY'
-import json, sys
-d, out = sys.argv[1], sys.argv[2]
-vocab = json.load(open(f"{d}/gpt2_vocab.json", encoding="utf-8"))
-merges = [l.rstrip("\n") for l in open(f"{d}/gpt2_merges.txt", encoding="utf-8")
-          if l.strip() and not l.startswith("#version")]
-bl = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
-json.dump({"version": "1.0", "truncation": None, "padding": None,
-           "added_tokens": [{"id": vocab["<|endoftext|>"], "content": "<|endoftext|>",
-                             "single_word": False, "lstrip": False, "rstrip": False,
-                             "normalized": False, "special": True}],
-           "normalizer": None, "pre_tokenizer": bl, "post_processor": None, "decoder": bl,
-           "model": {"type": "BPE", "dropout": None, "unk_token": None,
-                     "continuing_subword_prefix": None, "end_of_word_suffix": None,
-                     "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-                     "vocab": vocab, "merges": merges}}, open(out, "w"))
-PY
+python3 bench/gpt2_tokenizer_json.py "$gpt2" "$tmp/tokenizer.json"
 
 now() { date +%s.%N; }
 json_field() { python3 -c "import json,sys; print(json.loads(sys.stdin.readline())['$1'])"; }
