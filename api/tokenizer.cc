@@ -34,10 +34,20 @@ namespace {
 class Fnv1a64 {
  public:
   void Add(absl::string_view bytes) {
-    const std::string length = absl::StrCat(bytes.size(), ":");
-    for (absl::string_view part : {absl::string_view(length), bytes}) {
-      for (unsigned char c : part) h_ = (h_ ^ c) * 0x100000001b3ull;
-    }
+    Start(bytes.size());
+    More(bytes);
+  }
+  // A string in pieces: its length first, then each piece.
+  void Start(uint64_t length) { More(absl::StrCat(length, ":")); }
+  void More(absl::string_view bytes) {
+    for (unsigned char c : bytes) h_ = (h_ ^ c) * 0x100000001b3ull;
+  }
+  // The bytes of token `id` ("" where no token has it), a piece at a time: a long token is
+  // never spelled out whole (core/encode/long_tokens.h).
+  void AddToken(const internal::Tokenizer& t, TokenId id) {
+    if (!t.HasToken(id)) return Add("");
+    Start(t.TokenLength(id));
+    t.ForEachTokenPiece(id, [this](absl::string_view piece) { More(piece); });
   }
   std::string Hex() const { return absl::StrFormat("%016x", h_); }
 
@@ -49,14 +59,12 @@ constexpr absl::string_view kFingerprintPrefix = "ids-fnv1a64:";
 
 // The fingerprint that sidecars written before the current one record ("fnv1a64:"), which
 // also covered the pattern and the special tokens: their ids still decode.
-std::string EarlierFingerprint(const Tokenizer& t) {
+std::string EarlierFingerprint(const internal::Tokenizer& t) {
   Fnv1a64 h;
   h.Add(PatternName(t.pattern()));
-  if (t.pattern() == Pattern::kCustom) h.Add(t.custom_pattern());
-  for (size_t id = 0; id < t.id_limit(); ++id) {
-    h.Add(t.TokenBytes(static_cast<TokenId>(id)).value_or(""));
-  }
-  for (const std::string& s : t.special_tokens()) h.Add(s);
+  if (t.pattern() == Pattern::kCustom) h.Add(t.custom_regex());
+  for (size_t id = 0; id < t.id_limit(); ++id) h.AddToken(t, static_cast<TokenId>(id));
+  for (const std::string& s : t.special_tokens().tokens()) h.Add(s);
   return absl::StrCat("fnv1a64:", h.Hex());
 }
 
@@ -77,16 +85,15 @@ int ArenaThreads(int threads) { return internal::ThreadsToUse(threads); }
 }  // namespace
 
 absl::Status Tokenizer::Save(const std::string& dir) const {
-  if (!state_->model.has_value()) {
+  const BpeModel* model = state_->model();
+  if (model == nullptr) {
     return absl::FailedPreconditionError(
         absl::StrCat("this tokenizer cannot be saved: ", state_->why_no_model));
   }
-  return SaveTokenizer(*state_->model, dir);
+  return SaveTokenizer(*model, dir);
 }
 
-const BpeModel* Tokenizer::model() const {
-  return state_->model.has_value() ? &*state_->model : nullptr;
-}
+const BpeModel* Tokenizer::model() const { return state_->model(); }
 
 bool Tokenizer::from_rank_file() const { return state_->from_rank_file; }
 
@@ -212,7 +219,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
                                                      IdTypeName(*options.id_type)));
     }
     if (const std::string mine = Fingerprint();
-        meta.fingerprint != mine && meta.fingerprint != EarlierFingerprint(*this)) {
+        meta.fingerprint != mine && meta.fingerprint != EarlierFingerprint(state_->tokenizer)) {
       return absl::InvalidArgumentError(
           absl::StrCat(ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
                        meta.fingerprint, ", this one is ", mine, ")"));
@@ -236,7 +243,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
   // Check every id before writing anything, so that a bad file leaves no output.
   for (size_t i = 0; i < count; ++i) {
     const TokenId id = internal::IdAt(data.data(), i, width);
-    if (!state_->tokenizer.TokenBytes(id).has_value()) {
+    if (!state_->tokenizer.HasToken(id)) {
       return absl::InvalidArgumentError(
           absl::StrFormat("%s: id %d at index %d is not in the vocabulary (ids are below %d)",
                           ids_path, id, i, state_->tokenizer.id_limit()));
@@ -244,9 +251,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
   }
   std::string buffer;
   for (size_t i = 0; i < count; ++i) {
-    const absl::string_view bytes =
-        *state_->tokenizer.TokenBytes(internal::IdAt(data.data(), i, width));
-    buffer.append(bytes.data(), bytes.size());
+    state_->tokenizer.AppendTokenBytes(internal::IdAt(data.data(), i, width), &buffer);
     if (buffer.size() >= (1 << 20)) {
       if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
         return absl::CancelledError("decoding was cancelled");
@@ -281,7 +286,7 @@ std::string Tokenizer::Fingerprint() const {
   // does not authenticate.
   Fnv1a64 h;
   for (size_t id = 0; id < id_limit(); ++id)
-    h.Add(TokenBytes(static_cast<TokenId>(id)).value_or(""));
+    h.AddToken(state_->tokenizer, static_cast<TokenId>(id));
   return absl::StrCat(kFingerprintPrefix, h.Hex());
 }
 

@@ -178,10 +178,25 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
     t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
   }
   if (vocab_tokens_whole) {
+    absl::flat_hash_set<absl::string_view> special_texts;
+    for (const SpecialToken& s : special_tokens) special_texts.insert(s.text);
     for (const auto& [bytes, id] : by_bytes) {
-      if (!t.encoder_.contains(bytes)) t.whole_only_.try_emplace(bytes, id);
+      if (!t.encoder_.contains(bytes) && !special_texts.contains(bytes)) {
+        t.whole_only_.try_emplace(bytes, id);
+      }
     }
   }
+  // The long tokens the merges make are kept as their merges (long_tokens.h), not as bytes.
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const auto& [left, right] = merges[i];
+    if (left.size() + right.size() <= LongTokens::kStoredBytes) continue;
+    auto it = t.encoder_.find(left + right);
+    // An earlier merge's bytes: that one is found.
+    if (it == t.encoder_.end() || it->second.rank != 256 + i) continue;
+    t.long_.Add(it->second.id, by_bytes[left], by_bytes[right], it->second.rank, t.decoder_);
+    t.encoder_.erase(it);
+  }
+  for (TokenId id : t.long_.ids()) std::string().swap(t.decoder_[id]);
   std::vector<SpecialToken> specials = special_tokens;
   for (SpecialToken& s : specials) {
     auto it = by_bytes.find(s.text);
@@ -236,7 +251,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
           " ids + ", specials.size(), " special tokens + ", kMaxSpecialIdGap, ")"));
     }
     if (id >= t.decoder_.size()) t.decoder_.resize(size_t{id} + 1);
-    if (!t.decoder_[id].empty() && t.decoder_[id] != s.text) {
+    if (t.long_.contains(id) || (!t.decoder_[id].empty() && t.decoder_[id] != s.text)) {
       return absl::InvalidArgumentError(absl::StrCat("special token \"", absl::CHexEscape(s.text),
                                                      "\" has id ", id, ", which is taken"));
     }
@@ -254,7 +269,9 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   t.pair_ranks_.assign(256 * 256, kNoRank);
   uint32_t rank_limit = 0;
   for (const auto& [bytes, entry] : t.encoder_) rank_limit = std::max(rank_limit, entry.rank + 1);
+  for (TokenId id : t.long_.ids()) rank_limit = std::max(rank_limit, t.long_.rank(id) + 1);
   t.id_of_rank_.assign(rank_limit, 0);
+  for (TokenId id : t.long_.ids()) t.id_of_rank_[t.long_.rank(id)] = id;
   for (const auto& [bytes, entry] : t.encoder_) {
     const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
     if (bytes.size() == 1) {
@@ -451,6 +468,7 @@ void Tokenizer::EncodePacked(absl::string_view piece, const ShortKey* key, Encod
 
 std::optional<TokenId> Tokenizer::WholeToken(absl::string_view piece) const {
   if (auto it = encoder_.find(piece); it != encoder_.end()) return it->second.id;
+  if (auto found = long_.Find(piece, decoder_)) return found->id;
   if (whole_only_.empty()) return std::nullopt;
   auto it = whole_only_.find(piece);
   if (it == whole_only_.end()) return std::nullopt;
@@ -461,6 +479,10 @@ uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
   if (bytes.size() == 2) {
     return pair_ranks_[static_cast<unsigned char>(bytes[0]) * 256 +
                        static_cast<unsigned char>(bytes[1])];
+  }
+  if (bytes.size() > LongTokens::kStoredBytes) {
+    std::optional<LongTokens::Found> found = long_.Find(bytes, decoder_);
+    return found.has_value() ? found->rank : kNoRank;
   }
   auto it = encoder_.find(bytes);
   return it == encoder_.end() ? kNoRank : it->second.rank;
@@ -526,19 +548,53 @@ void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out,
       [&](absl::string_view part) { out->push_back(IdOf(part)); }, stop);
 }
 
+TokenId Tokenizer::IdOf(absl::string_view bytes) const {
+  if (bytes.size() > LongTokens::kStoredBytes) return long_.Find(bytes, decoder_)->id;
+  return encoder_.find(bytes)->second.id;
+}
+
+bool Tokenizer::HasToken(TokenId id) const {
+  return id < decoder_.size() && (!decoder_[id].empty() || long_.contains(id));
+}
+
+uint64_t Tokenizer::TokenLength(TokenId id) const {
+  return long_.contains(id) ? long_.length(id) : decoder_[id].size();
+}
+
+void Tokenizer::AppendTokenBytes(TokenId id, std::string* out) const {
+  if (long_.contains(id)) {
+    long_.Append(id, decoder_, out);
+  } else {
+    out->append(decoder_[id]);
+  }
+}
+
+void Tokenizer::ForEachTokenPiece(TokenId id,
+                                  absl::FunctionRef<void(absl::string_view)> piece) const {
+  if (long_.contains(id)) {
+    long_.ForEachPiece(id, decoder_, piece);
+  } else {
+    piece(decoder_[id]);
+  }
+}
+
 std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
-  if (id >= decoder_.size() || decoder_[id].empty()) return std::nullopt;
-  return decoder_[id];
+  if (!HasToken(id)) return std::nullopt;
+  if (!long_.contains(id)) return decoder_[id];
+  // Spelled out once asked for, and kept for the views handed out.
+  std::lock_guard<std::mutex> lock(spelled_->mu);
+  auto [it, inserted] = spelled_->tokens.try_emplace(id);
+  if (inserted) long_.Append(id, decoder_, &it->second);
+  return it->second;
 }
 
 absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids) const {
   std::string text;
   for (TokenId id : ids) {
-    std::optional<absl::string_view> bytes = TokenBytes(id);
-    if (!bytes.has_value()) {
+    if (!HasToken(id)) {
       return absl::InvalidArgumentError(absl::StrCat("id ", id, " is not in the vocabulary"));
     }
-    text.append(bytes->data(), bytes->size());
+    AppendTokenBytes(id, &text);
   }
   return text;
 }
