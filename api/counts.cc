@@ -46,12 +46,7 @@ absl::StatusOr<internal::ShardedCounts> CountInWorkers(const std::vector<std::st
   job.trainer.vocab_size = 256 + internal::SpecialTokens(options.special_tokens).tokens().size();
   absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(job, /*per_worker=*/true);
   if (!sharded.ok()) return sharded.status();
-  out->pattern = options.pattern;
-  out->custom_pattern = job.custom_regex;
-  out->special_tokens = internal::SpecialTokens(options.special_tokens).tokens();
-  out->bytes = sharded->bytes;
-  out->pretokens = sharded->pretokens;
-  out->input = sharded->input_stats();
+  *out = CountedOf(options, *sharded);
   return sharded;
 }
 
@@ -69,6 +64,25 @@ internal::CountsHeader HeaderOf(const CountedText& counted) {
 }
 
 }  // namespace
+
+CountedText CountedOf(const TrainOptions& options, const internal::ShardedCounts& sharded) {
+  CountedText out;
+  out.pattern = options.pattern;
+  out.custom_pattern = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
+  out.special_tokens = internal::SpecialTokens(options.special_tokens).tokens();
+  out.bytes = sharded.bytes;
+  out.pretokens = sharded.pretokens;
+  out.input = sharded.input_stats();
+  return out;
+}
+
+absl::Status WriteWorkerCounts(internal::ShardedCounts& sharded, int threads, CountedText* out,
+                               internal::AtomicFile& file) {
+  const std::vector<internal::CountRun> runs = internal::SortedCountRuns(sharded.tables, threads);
+  for (const internal::CountRun& run : runs) out->distinct += run.size();
+  return internal::WriteCountsFile(HeaderOf(*out), runs,
+                                   [&](absl::string_view bytes) { return file.Write(bytes); });
+}
 
 absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs,
                                                       const std::vector<std::string>& include,
@@ -110,11 +124,7 @@ absl::StatusOr<CountedText> CountAndSave(const std::vector<std::string>& inputs,
   CountedText out;
   absl::StatusOr<internal::ShardedCounts> sharded = CountInWorkers(inputs, options, &out);
   if (!sharded.ok()) return sharded.status();
-  const std::vector<internal::CountRun> runs =
-      internal::SortedCountRuns(sharded->tables, options.threads);
-  for (const internal::CountRun& run : runs) out.distinct += run.size();
-  BPEFORGE_RETURN_IF_ERROR(internal::WriteCountsFile(
-      HeaderOf(out), runs, [&](absl::string_view bytes) { return file.Write(bytes); }));
+  BPEFORGE_RETURN_IF_ERROR(WriteWorkerCounts(*sharded, options.threads, &out, file));
   BPEFORGE_RETURN_IF_ERROR(file.Commit());
   return out;
 }

@@ -20,6 +20,7 @@
 #include "core/formats/hf_tokenizer_json.h"
 #include "core/formats/id_array.h"
 #include "core/formats/manifest.h"
+#include "core/formats/openai_encodings.h"
 #include "core/formats/tiktoken_files.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
@@ -207,9 +208,11 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   return with_options(StateOf(*std::move(t), std::nullopt));
 }
 
-// A rank file. Its special tokens and pattern come from tiktoken.json beside it (as `bpeforge
-// train` writes them) unless a special-ids file is named: then only the requested special
-// tokens are used, with the ids it gives.
+// A rank file, which names neither its pattern nor its special tokens. They come from
+// tiktoken.json beside it (as `bpeforge train` writes them), unless a special-ids file is named:
+// then only the requested special tokens are used, with the ids it gives. Else, for OpenAI's own
+// rank files (told by their ranks), from what tiktoken knows of them; else the pattern must be
+// given.
 absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
                                                     const LoadOptions& options) {
   absl::StatusOr<internal::Ranks> ranks = internal::ReadTiktokenRanks(path);
@@ -224,12 +227,25 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
     auto ids = internal::ReadSpecialTokenIds(options.special_ids_path);
     if (!ids.ok()) return ids.status();
     for (const auto& [token, id] : *ids) known[token] = id;
-  } else if (std::filesystem::exists(beside)) {
+  }
+  if (options.special_ids_path.empty() && std::filesystem::exists(beside)) {
     absl::StatusOr<internal::TiktokenJson> meta = internal::ReadTiktokenJson(beside);
     if (!meta.ok()) return meta.status();
     pattern = {meta->pattern, meta->custom_regex};
     BPEFORGE_RETURN_IF_ERROR(CheckPattern(options, pattern, beside));
     for (const auto& [token, id] : meta->specials) specials.push_back({token, id});
+  } else if (const internal::OpenAiEncoding* openai = internal::RecognizeOpenAiRanks(*ranks)) {
+    pattern = {openai->pattern, ""};
+    BPEFORGE_RETURN_IF_ERROR(
+        CheckPattern(options, pattern, absl::StrCat(path, " (OpenAI's ", openai->name, " ranks)")));
+    if (options.special_ids_path.empty()) {
+      for (const auto& [token, id] : openai->specials) specials.push_back({token, id});
+    }
+  } else if (!options.pattern.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": a tiktoken rank file does not say which pre-tokenizer pattern it was made with, ",
+        "and no ", internal::kTiktokenJsonFile,
+        " is beside it to say so; give the pattern (gpt2, cl100k, o200k or a regex)"));
   }
   for (const std::string& s : options.special_tokens) {
     auto it = known.find(s);

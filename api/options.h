@@ -7,9 +7,14 @@
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
+#include "core/internal/atomic_file.h"
 #include "parallel/train.h"
 
 namespace bpeforge {
+
+// The progress line of `figures` ("pre-tokenizing: 41% of 2000.0 MB"); `vocab_size` is the
+// goal merging names (api/train.cc).
+std::string ProgressLine(const ProgressFigures& figures, size_t vocab_size);
 
 inline internal::TrainJob ToInternal(const TrainOptions& options) {
   internal::TrainJob out;
@@ -26,10 +31,24 @@ inline internal::TrainJob ToInternal(const TrainOptions& options) {
   out.jsonl.skip_bad_records = options.input.skip_bad_records;
   out.share = options.share;
   out.shares = options.shares;
-  out.progress = options.progress;
+  if (options.progress || options.progress_figures) {
+    out.progress = [lines = options.progress, figures = options.progress_figures,
+                    goal = options.vocab_size](const ProgressFigures& p) {
+      if (figures) figures(p);
+      if (lines) lines(ProgressLine(p, goal));
+    };
+  }
   out.cancel = options.cancel;
   return out;
 }
+
+// What a count with `options` counted, as the public API gives it, `counts` left empty
+// (api/counts.cc).
+CountedText CountedOf(const TrainOptions& options, const internal::ShardedCounts& sharded);
+// Writes the workers' tables of `sharded` (dropped as they are copied) into `file` as a count
+// file whose header is `*out`, adding the distinct pre-tokens to out->distinct (api/counts.cc).
+absl::Status WriteWorkerCounts(internal::ShardedCounts& sharded, int threads, CountedText* out,
+                               internal::AtomicFile& file);
 
 // kInvalidArgument if `output` names the same file as one of `inputs` (device and inode), so that
 // an output never replaces an input (api/files.cc).

@@ -109,12 +109,30 @@ std::vector<TokenId> Tokenizer::EncodeOrdinary(absl::string_view text) const {
   return ids;
 }
 
+std::vector<TokenId> Tokenizer::EncodeAllowing(absl::string_view text,
+                                               const std::vector<std::string>& allowed) const {
+  const internal::Tokenizer& t = state_->tokenizer;
+  std::vector<std::string> matched;  // the tokenizer's own among `allowed`
+  for (const std::string& token : allowed) {
+    if (SpecialTokenId(token).has_value()) matched.push_back(token);
+  }
+  const internal::SpecialTokens specials(matched);
+  internal::EncodeCache cache(text.size() > 4096 ? 1 << 16 : 0);
+  std::vector<TokenId> ids;
+  specials.Split(
+      text, [&](absl::string_view piece) { t.EncodeOrdinary(piece, &cache, &ids); },
+      [&](size_t index) { ids.push_back(*SpecialTokenId(specials.tokens()[index])); });
+  return ids;
+}
+
 std::vector<std::vector<TokenId>> Tokenizer::EncodeBatch(absl::Span<const absl::string_view> texts,
-                                                         int threads) const {
+                                                         int threads,
+                                                         const std::atomic<bool>* cancel) const {
   std::vector<std::vector<TokenId>> out(texts.size());
   tbb::task_arena arena(ArenaThreads(threads));
   arena.execute([&] {
     tbb::parallel_for(size_t{0}, texts.size(), [&](size_t i) {
+      if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) return;
       state_->tokenizer.Encode(texts[i], &state_->batch_caches.local(), &out[i]);
     });
   });

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "api/options.h"
 #include "bpeforge/bpeforge.h"
 #include "core/formats/gpt2_files.h"
@@ -74,6 +76,25 @@ internal::Manifest ManifestOf(const TrainOptions& options,
 }
 
 }  // namespace
+
+std::string ProgressLine(const ProgressFigures& figures, size_t vocab_size) {
+  const absl::string_view phase = figures.phase;
+  std::string line;
+  if (phase == "merging") {
+    return absl::StrCat("merging: ", figures.done, " merges (vocab goal ", vocab_size, ")");
+  }
+  if (phase == "counting" || figures.total == 0) {
+    // Documents in memory, and standard input, have no size to show a share of.
+    line = absl::StrFormat("%s: %.1f MB %s", phase, figures.done / 1e6,
+                           phase == "counting" ? "counted" : "read");
+  } else {
+    // Compressed bytes are counted as read.
+    line = absl::StrFormat("%s: %.0f%% of %.1f MB", phase, 100.0 * figures.done / figures.total,
+                           figures.total / 1e6);
+  }
+  if (figures.documents > 1) absl::StrAppend(&line, ", ", figures.documents, " documents");
+  return line;
+}
 
 TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options) {
   TrainResult out;

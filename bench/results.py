@@ -565,10 +565,27 @@ class Bench:
             whole([py, "-c", f"import bpeforge\nfor v in ({sizes},): "
                    f"bpeforge.train_bpe({str(web)!r}, v, [{EOT!r}])"]),
             f"`train_bpe(CORPUS, v, ...)` for the same sizes"))
+        # Documents from Python, read as the iterator asks for them (bench/python_bench.py).
+        bench = ROOT / "bench" / "python_bench.py"
+        for corpus, name, vocab in ((stories, f"stories {s.stories}", s.vocab_stories),
+                                    (web, f"web {s.web}", s.vocab_web)):
+            rows.append(Row(
+                f"`train_from_iterator(documents(CORPUS), {vocab}, [EOT], threads=2)`, a "
+                "generator reading the file's documents as they are asked for",
+                name, whole([py, bench, "train-iterator", corpus, vocab]),
+                whole([py, bench, "train-file", corpus, vocab]),
+                "`train_bpe(CORPUS, ...)`, the same options (the same merges)"))
         gpt2 = self.fixtures / "cs336"
         if not (gpt2 / "gpt2_vocab.json").is_file():
             note(f"no GPT-2 files in {gpt2}: the Python encoding rows are left out")
             return rows
+        rows.append(Row(
+            "`Tokenizer.encode_batch_to_numpy(documents, threads=2)`, GPT-2, the documents read "
+            "into a list first", f"stories {s.stories}",
+            whole([py, bench, "encode-numpy", stories]),
+            whole([py, bench, "encode-file", stories, self.out("py.u16")]),
+            "`Tokenizer.encode_file(CORPUS, IDS, \"uint16\", threads=2)`",
+            rate_bytes=stories.stat().st_size))
         vocab, merges = gpt2 / "gpt2_vocab.json", gpt2 / "gpt2_merges.txt"
         load = (f"import bpeforge; t = bpeforge.Tokenizer.from_files({str(vocab)!r}, "
                 f"{str(merges)!r}, [{EOT!r}])")

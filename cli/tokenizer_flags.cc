@@ -24,8 +24,9 @@ void AddTokenizerFlags(CLI::App* cmd, TokenizerFlags* flags) {
                   "{\"special_tokens\": {TOKEN: ID}} or {TOKEN: ID}; only the tokens named "
                   "with --special-token are used");
   cmd->add_option("--pattern", flags->pattern,
-                  "Pre-tokenizer pattern: gpt2, cl100k, o200k or a regex (default: the manifest's, "
-                  "else gpt2)");
+                  "Pre-tokenizer pattern: gpt2, cl100k, o200k or a regex (default: what the "
+                  "tokenizer's files say, else gpt2; a rank file needs it unless tiktoken.json "
+                  "is beside it or it is OpenAI's gpt2, cl100k_base or o200k_base)");
   cmd->add_option("--special-token", flags->special_tokens,
                   "A special token (repeatable), added to the manifest's. Its id: from "
                   "--special-ids, else an equal vocab entry, else the next free id")

@@ -4,10 +4,15 @@
 include(CMakePackageConfigHelpers)
 set(BPEFORGE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/bpeforge)
 
-install(TARGETS bpeforge_lib EXPORT bpeforgeTargets
+# A relocatable build also copies the shared libraries they load (cmake/Relocatable.cmake).
+if(BPEFORGE_RELOCATABLE)
+  set(BPEFORGE_BUNDLE RUNTIME_DEPENDENCY_SET bpeforge_bundle)
+endif()
+
+install(TARGETS bpeforge_lib EXPORT bpeforgeTargets ${BPEFORGE_BUNDLE}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS bpeforge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS bpeforge ${BPEFORGE_BUNDLE} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/bpeforge DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT bpeforgeTargets NAMESPACE bpeforge:: DESTINATION ${BPEFORGE_CMAKE_DIR})
 configure_package_config_file(cmake/bpeforgeConfig.cmake.in

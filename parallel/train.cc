@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/internal/status_macros.h"
+#include "core/pretokenize/special_tokens.h"
 
 namespace bpeforge::internal {
 namespace {
@@ -38,9 +39,16 @@ absl::StatusOr<TrainResult> LearnFromWords(AnyWordTable words, uint64_t distinct
                             static_cast<size_t>(threads));
   std::function<void(size_t)> merge_progress;
   if (options.progress) {
-    const size_t goal = options.trainer.vocab_size;
+    const size_t specials = SpecialTokens(options.trainer.special_tokens).tokens().size();
+    const size_t goal =
+        options.trainer.vocab_size - std::min(options.trainer.vocab_size, 256 + specials);
     merge_progress = [&, goal](size_t done) {
-      options.progress(absl::StrCat("merging: ", done, " merges (vocab goal ", goal, ")"));
+      ProgressFigures figures;
+      figures.phase = "merging";
+      figures.done = done;
+      figures.total = goal;
+      figures.unit = "merges";
+      options.progress(figures);
     };
   }
   Parallelism parallelism = LentParallelism(threads);
@@ -140,12 +148,7 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
   count_options.shares = options.shares;
   if (options.progress) {
     count_options.progress = [&](uint64_t done, uint64_t total, uint64_t documents) {
-      // Standard input has no size to show a share of. Compressed bytes are counted as read.
-      std::string line = total == 0 ? absl::StrFormat("pre-tokenizing: %.1f MB read", done / 1e6)
-                                    : absl::StrFormat("pre-tokenizing: %.0f%% of %.1f MB",
-                                                      100.0 * done / total, total / 1e6);
-      if (documents > 1) absl::StrAppend(&line, ", ", documents, " documents");
-      options.progress(line);
+      options.progress({"pre-tokenizing", done, total, "bytes", documents});
     };
   }
   return CountFiles(options.inputs, count_options);
@@ -160,22 +163,26 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options) {
   // merge loop's tables, which peak later, would otherwise come on top of them.
   absl::StatusOr<ShardedCounts> counts = CountInputs(options, /*per_worker=*/true);
   if (!counts.ok()) return counts.status();
-  const double pretokenize_seconds = SecondsSince(start);
+  return LearnFromTables(*std::move(counts), options, SecondsSince(start));
+}
 
+absl::StatusOr<TrainResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
+                                            double counted_seconds) {
   const auto merge_start = std::chrono::steady_clock::now();
+  BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   uint64_t distinct = 0;
   absl::StatusOr<AnyWordTable> words =
-      MakeWordTable(counts->tables, &distinct, LentParallelism(ThreadsToUse(options.threads)),
+      MakeWordTable(counts.tables, &distinct, LentParallelism(ThreadsToUse(options.threads)),
                     options.trainer.vocab_size);
   if (!words.ok()) return words.status();
   absl::StatusOr<TrainResult> result =
       LearnFromWords(*std::move(words), distinct, options, merge_start);
   if (!result.ok()) return result.status();
-  result->stats.bytes = counts->bytes;
-  result->stats.pretokens = counts->pretokens;
-  result->stats.input = counts->input_stats();
-  result->stats.pretokenize_seconds = pretokenize_seconds;
-  result->stats.total_seconds = SecondsSince(start);
+  result->stats.bytes = counts.bytes;
+  result->stats.pretokens = counts.pretokens;
+  result->stats.input = counts.input_stats();
+  result->stats.pretokenize_seconds = counted_seconds;
+  result->stats.total_seconds = counted_seconds + SecondsSince(merge_start);
   return result;
 }
 

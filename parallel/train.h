@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "bpeforge/types.h"
 #include "core/formats/counts_file.h"
 #include "core/train/trainer.h"
 #include "parallel/parallel_count.h"
@@ -30,8 +31,8 @@ struct TrainJob {
   // Merges that rewrite at least this many words share the work among the threads (results
   // do not depend on it; tests lower it so that small inputs take that path too).
   size_t min_split_words = Parallelism{}.min_split_words;
-  // Human-readable progress lines ("pre-tokenizing: 41% ..."), from any thread.
-  std::function<void(absl::string_view)> progress;
+  // How far counting and merging have come, from any thread, a few times a second at most.
+  std::function<void(const ProgressFigures&)> progress;
   // Once it reads true, Train returns Cancelled within a fraction of a second.
   const std::atomic<bool>* cancel = nullptr;
 };
@@ -44,6 +45,13 @@ struct TrainResult {
 // Counts the inputs' pre-tokens and learns merges on at most the hardware's threads;
 // stats.threads says how many.
 absl::StatusOr<TrainResult> Train(const TrainJob& options);
+
+// Learns merges from the workers' own tables of a count (CountInputs with per_worker, or a
+// DocumentCounter), as Train does after counting; the tables are dropped once copied into the
+// word table. stats gets the count's bytes, pre-tokens and input, and `counted_seconds` as the
+// pre-tokenize time.
+absl::StatusOr<TrainResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
+                                            double counted_seconds);
 
 // The threads a run uses for `requested` (0: all): never more than the hardware has, since
 // oneTBB would not start them (and would say so on stderr).

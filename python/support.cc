@@ -1,12 +1,24 @@
 #include "python/support.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bpeforge::python {
+
+PatternArg PatternOf(const std::string& name) {
+  PatternArg p;
+  p.pattern = Unwrap(ParsePatternOrRegex(name, &p.custom));
+  return p;
+}
+
+std::string PatternString(Pattern pattern, const std::string& custom) {
+  return pattern == Pattern::kCustom ? custom : std::string(PatternName(pattern));
+}
 
 // absl::Status -> the Python exception a user would expect.
 [[noreturn]] void Throw(const absl::Status& status) {
@@ -85,38 +97,128 @@ bool IsNumpyArray(const py::handle& value) {
   return py::isinstance<py::array>(value);
 }
 
+std::string TypeName(const py::handle& value) {
+  return py::str(py::type::of(value).attr("__name__"));
+}
+
+[[noreturn]] void BadId(const std::string& value) {
+  throw py::value_error("token id " + value + " is " +
+                        (value.front() == '-' ? "negative" : "beyond 32 bits") +
+                        "; ids are 0 .. 4294967295");
+}
+
+// One id: a Python int or anything with __index__ (numpy's integer scalars), not a float.
+TokenId IdOf(const py::handle& item) {
+  PyObject* index = PyLong_Check(item.ptr()) ? item.inc_ref().ptr() : PyNumber_Index(item.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw py::type_error("token ids must be integers, not " + TypeName(item));
+  }
+  const py::object owned = py::reinterpret_steal<py::object>(index);
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+  if (overflow != 0 || v < 0 || v > UINT32_MAX) BadId(py::str(owned));
+  return static_cast<TokenId>(v);
+}
+
+template <typename T>
+void AppendIds(const py::array& array, std::vector<TokenId>* out) {
+  const auto typed = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(array);
+  if (!typed) throw py::error_already_set();
+  const T* data = typed.data();
+  for (py::ssize_t i = 0; i < typed.size(); ++i) {
+    if constexpr (std::is_signed_v<T>) {
+      if (data[i] < 0) BadId(std::to_string(data[i]));
+    }
+    if (static_cast<uint64_t>(data[i]) > UINT32_MAX) BadId(std::to_string(data[i]));
+    out->push_back(static_cast<TokenId>(data[i]));
+  }
+}
+
 }  // namespace
 
-// Ids from a list, tuple or numpy array of integers; a value that is no token id is
-// ValueError (the id may still be missing from the vocabulary: that is checked later).
 std::vector<TokenId> IdsOf(const py::handle& ids) {
   std::vector<TokenId> out;
   if (IsNumpyArray(ids)) {
-    auto array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
-    if (!array) throw py::error_already_set();
+    const py::array array = py::reinterpret_borrow<py::array>(ids);
+    if (array.ndim() != 1) {
+      throw py::value_error("token ids must be a one-dimensional array, not " +
+                            std::to_string(array.ndim()) + "-dimensional");
+    }
+    const char kind = array.dtype().kind();
     out.reserve(static_cast<size_t>(array.size()));
-    const int64_t* data = array.data();
-    for (py::ssize_t i = 0; i < array.size(); ++i) {
-      if (data[i] < 0 || data[i] > UINT32_MAX) {
-        throw py::value_error("token id " + std::to_string(data[i]) + " is out of range");
-      }
-      out.push_back(static_cast<TokenId>(data[i]));
+    if (kind == 'u') {
+      AppendIds<uint64_t>(array, &out);  // as unsigned: 2^63 and above stay themselves
+    } else if (kind == 'i') {
+      AppendIds<int64_t>(array, &out);
+    } else if (kind == 'O') {
+      for (const py::handle item : array) out.push_back(IdOf(item));
+    } else {
+      throw py::type_error("token ids must be integers, not an array of " +
+                           std::string(py::str(array.dtype())));
     }
     return out;
   }
-  for (const py::handle& item : py::iter(ids)) {
-    if (!PyLong_Check(item.ptr())) {
-      throw py::type_error("token ids must be int, not " +
-                           std::string(py::str(py::type::of(item).attr("__name__"))));
+  if (PyUnicode_Check(ids.ptr()) || PyBytes_Check(ids.ptr())) {
+    throw py::type_error("token ids must be a sequence of int, not " + TypeName(ids));
+  }
+  if (!py::isinstance<py::iterable>(ids)) {
+    throw py::type_error("token ids must be a sequence of int, not " + TypeName(ids));
+  }
+  if (PyList_Check(ids.ptr()) || PyTuple_Check(ids.ptr())) out.reserve(py::len(ids));
+  for (const py::handle item : py::iter(ids)) out.push_back(IdOf(item));
+  return out;
+}
+
+NumpyIds NumpyIdsOf(const std::string& dtype, size_t id_limit) {
+  if (dtype == "uint16") {
+    if (id_limit > 65536) {
+      throw py::value_error("dtype uint16 is too narrow for this vocabulary: its ids go up to " +
+                            std::to_string(id_limit - 1) + "; use uint32");
     }
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
-    if (overflow != 0 || v < 0 || v > UINT32_MAX) {
-      throw py::value_error("token id " + std::string(py::str(item)) + " is out of range");
+    return NumpyIds::kUint16;
+  }
+  if (dtype == "uint32") return NumpyIds::kUint32;
+  if (dtype == "int32") return NumpyIds::kInt32;
+  if (dtype == "int64") return NumpyIds::kInt64;
+  if (dtype == "uint64") return NumpyIds::kUint64;
+  throw py::value_error("dtype " + dtype +
+                        " cannot hold token ids; use uint16, uint32, int32, int64 or uint64");
+}
+
+namespace {
+
+template <typename T>
+py::array Concatenated(const std::vector<std::vector<TokenId>>& parts) {
+  size_t n = 0;
+  for (const std::vector<TokenId>& part : parts) n += part.size();
+  py::array_t<T> out(static_cast<py::ssize_t>(n));
+  T* data = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (const std::vector<TokenId>& part : parts) {
+      data = std::copy(part.begin(), part.end(), data);
     }
-    out.push_back(static_cast<TokenId>(v));
   }
   return out;
+}
+
+}  // namespace
+
+py::array ConcatenatedToNumpy(const std::vector<std::vector<TokenId>>& parts, NumpyIds type) {
+  switch (type) {
+    case NumpyIds::kUint16:
+      return Concatenated<uint16_t>(parts);
+    case NumpyIds::kUint32:
+      return Concatenated<uint32_t>(parts);
+    case NumpyIds::kInt32:
+      return Concatenated<int32_t>(parts);
+    case NumpyIds::kInt64:
+      return Concatenated<int64_t>(parts);
+    case NumpyIds::kUint64:
+      return Concatenated<uint64_t>(parts);
+  }
+  return Concatenated<uint32_t>(parts);
 }
 
 py::list IdList(const std::vector<TokenId>& ids) {

@@ -20,6 +20,8 @@ packages=(
   clang libclang-rt-14-dev           # libFuzzer for the fuzz targets (scripts/fuzz.sh)
   time                               # /usr/bin/time for the end-to-end benchmark
   xz-utils                           # unpacking oneTBB's source for the TSan build
+  patchelf                           # run paths of the libraries bundled by build-dist.sh
+  debootstrap                        # the bare Debian 12 root of tests/bare_debian_test.sh
 )
 
 missing=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite: a Release build with -Werror (C++ tests, then the
-# Python tests against the module installed into .venv by pip), then the C++ tests under
-# ASan+UBSan and under TSan, then each fuzz target for 10 seconds. `scripts/test.sh --quick`
-# runs the Release build only.
+# Python tests against the module installed into .venv by pip), then the relocatable wheel and
+# tarball on a bare Debian 12, then the C++ tests under ASan+UBSan and under TSan, then each
+# fuzz target for 10 seconds. `scripts/test.sh --quick` runs the Release build only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +22,10 @@ echo "=== python" >&2
 python=$(scripts/python-env.sh)
 (cd tests/python && "$python" -m pytest -q -p no:cacheprovider .)
 if [ "${1:-}" != "--quick" ]; then
+  # The wheel and tarball of scripts/build-dist.sh on a bare Debian 12 (skipped, saying why,
+  # without root, debootstrap or the Debian mirror).
+  echo "=== bare Debian" >&2
+  tests/bare_debian_test.sh build
   # Sanitizer builds skip the benchmarks, the Python module and MPI (whose own allocations the
   # sanitizers would report); the C++ tests are what they check.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -251,7 +251,7 @@ TEST(EncodeCliErrors, Uint16RefusesLargeIds) {
   WriteFile(dir.File("r.tiktoken"), ranks);
   WriteFile(dir.File("ids.json"), "{\"special_tokens\": {\"<|big|>\": 66000}}");
   const std::string tok = "--ranks '" + dir.File("r.tiktoken") + "' --special-ids '" +
-                          dir.File("ids.json") + "' --special-token '<|big|>' ";
+                          dir.File("ids.json") + "' --special-token '<|big|>' --pattern gpt2 ";
   CommandResult r =
       RunCli("encode " + tok + "'" + input + "' --output '" + out + "' --dtype uint16");
   ExpectCleanFailure(r, "uint16");

@@ -75,15 +75,15 @@ TEST_F(HardeningTest, Fault01_HugeRanksAndSpecialIdsAreRefused) {
   ExpectCleanFailure(r, "gap.tiktoken:257: rank 1538 is out of range");
   WriteFile(dir_.File("gap.tiktoken"), Ranks(256) + "YWJj 1537\n");
   r = RunCli("encode --ranks '" + dir_.File("gap.tiktoken") + "' '" + corpus_ + "' --output '" +
-             dir_.File("x") + "' --quiet");
+             dir_.File("x") + "' --quiet --pattern gpt2");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::filesystem::remove(dir_.File("x"));
   std::filesystem::remove(dir_.File("x.json"));
   WriteFile(dir_.File("ok.tiktoken"), Ranks(256));
   WriteFile(dir_.File("ids.json"), "{\"<|endoftext|>\": 4294967294}");
   r = RunCli("encode --ranks '" + dir_.File("ok.tiktoken") + "' --special-ids '" +
-             dir_.File("ids.json") + "' --special-token '<|endoftext|>' '" + corpus_ +
-             "' --output '" + dir_.File("x") + "'");
+             dir_.File("ids.json") + "' --special-token '<|endoftext|>' --pattern gpt2 '" +
+             corpus_ + "' --output '" + dir_.File("x") + "'");
   ExpectCleanFailure(r, "special token ids must be below");
   EXPECT_FALSE(Exists(dir_.File("x")));
 }
@@ -248,7 +248,7 @@ TEST_F(HardeningTest, UnclearErrorsAreOneClearLine) {
   ranks.replace(ranks.find("/w== 255"), 4, "_w==");
   WriteFile(dir_.File("web.tiktoken"), ranks);
   CommandResult r = RunCli("encode --ranks '" + dir_.File("web.tiktoken") + "' '" + corpus_ +
-                           "' --quiet --output '" + dir_.File("web.ids") + "'");
+                           "' --quiet --pattern gpt2 --output '" + dir_.File("web.ids") + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // A file name with a line break or a terminal's escape sequence is shown escaped: the error
   // stays one line, and cannot recolour or rewrite the user's terminal.

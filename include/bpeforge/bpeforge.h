@@ -30,6 +30,7 @@
 #define BPEFORGE_BPEFORGE_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -130,6 +131,9 @@ struct TrainOptions {
   size_t chunk_bytes = 4 << 20;  // the parallel work unit; results do not depend on it
   // Human-readable progress lines ("pre-tokenizing: 41% of 2000.0 MB"), from any thread.
   std::function<void(absl::string_view line)> progress;
+  // The same progress as figures, for a caller that shows it its own way (with a rate and the
+  // time left): called as `progress` is, with what its lines say.
+  std::function<void(const ProgressFigures& figures)> progress_figures;
   // When set and it becomes true, the work stops within a fraction of a second and the call
   // returns absl::CancelledError.
   const std::atomic<bool>* cancel = nullptr;
@@ -234,6 +238,56 @@ class BPEFORGE_API CountFiles {
   friend absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
 };
 
+// Training from documents held in memory (a Python iterator, a database cursor, a stream of
+// records): the caller hands them over in batches, and the workers count each batch while the
+// caller makes the next. Each document is a document of its own, as a file or a JSON Lines
+// record is (no pre-token spans two), and special tokens inside one split it as in a file: the
+// counts, and so the merges, equal Train's on a file of the same documents joined by a special
+// token, for any number of threads. Memory holds the counts and a few batches, not the text.
+//
+//   absl::StatusOr<bpeforge::DocumentCounter> counter = bpeforge::DocumentCounter::Start(options);
+//   if (!counter.ok()) return counter.status();
+//   while (more) {
+//     std::vector<absl::string_view> batch = NextBatch();
+//     if (absl::Status s = counter->Add(batch); !s.ok()) return s;
+//   }
+//   absl::StatusOr<bpeforge::TrainResult> trained = counter->Train();
+class BPEFORGE_API DocumentCounter {
+ public:
+  // Starts the workers with the options' special tokens, pattern, threads, progress and cancel
+  // (which must outlive the counter). A nonzero vocab_size is checked now, so that a bad one
+  // fails before the documents are made; counting alone (Save) takes vocab_size 0.
+  static absl::StatusOr<DocumentCounter> Start(const TrainOptions& options);
+  DocumentCounter(DocumentCounter&&) noexcept;
+  DocumentCounter& operator=(DocumentCounter&&) noexcept;
+  ~DocumentCounter();  // stops the workers, dropping what they counted
+
+  // Copies the documents and hands them to the workers. Waits while earlier batches wait to be
+  // counted, so that memory holds only a few. Fails with the first failure of the counting
+  // (invalid UTF-8, named by the document's index from 0 and the byte offset in it; a custom
+  // pattern that cannot be matched), or kCancelled once `cancel` is true.
+  absl::Status Add(absl::Span<const absl::string_view> documents);
+  // As Add, but waits for room at most `timeout`: false, and nothing added, if none came by
+  // then (for a caller that must look at something else meanwhile, such as Python's signals).
+  absl::StatusOr<bool> TryAdd(absl::Span<const absl::string_view> documents,
+                              std::chrono::milliseconds timeout);
+  // Documents and bytes counted so far (from any thread).
+  uint64_t documents() const;
+  uint64_t bytes() const;
+
+  // Waits for the documents added, then learns merges from their counts as Train does (with
+  // the options of Start). Either this or Save, once.
+  absl::StatusOr<TrainResult> Train();
+  // Waits for the documents added, then writes their counts as CountAndSave does, whole or not
+  // at all; returns what was counted, `counts` left empty.
+  absl::StatusOr<CountedText> Save(const std::string& path);
+
+ private:
+  struct Impl;
+  explicit DocumentCounter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 // Writes, creating DIR if needed:
 //   vocab.json + merges.txt            GPT-2's form (byte-to-unicode strings)
 //   tokenizer.json                     Hugging Face `tokenizers` (byte-level BPE)
@@ -321,7 +375,10 @@ class BPEFORGE_API Tokenizer {
   // holding only that) of a byte-level BPE with one of the known patterns and no normalizer,
   // whose added tokens become special tokens; or a tiktoken rank file ("<base64 token> <rank>"
   // lines, id = rank), with its pattern and special tokens from tiktoken.json beside it unless
-  // options.special_ids_path is set. Anything else is refused, naming what is unsupported.
+  // options.special_ids_path is set; for OpenAI's gpt2 (r50k_base), cl100k_base and o200k_base
+  // rank files (told by their ranks), from what tiktoken gives them. A rank file that nothing
+  // names a pattern for is refused unless options.pattern is set.
+  // Anything else is refused, naming what is unsupported.
   static absl::StatusOr<Tokenizer> Load(const std::string& path, const LoadOptions& options = {});
   // A GPT-2 vocab.json + merges.txt pair.
   static absl::StatusOr<Tokenizer> LoadGpt2(const std::string& vocab_path,
@@ -343,9 +400,17 @@ class BPEFORGE_API Tokenizer {
   std::vector<TokenId> Encode(absl::string_view text) const;
   // As Encode, but special tokens are ordinary text.
   std::vector<TokenId> EncodeOrdinary(absl::string_view text) const;
-  // Encodes every text on its own, in parallel; threads = 0: all hardware threads.
+  // As Encode, but only the special tokens in `allowed` are matched (leftmost, then longest);
+  // the others are ordinary text (tiktoken's allowed_special). Strings in `allowed` that are
+  // not special tokens of this tokenizer are ignored.
+  std::vector<TokenId> EncodeAllowing(absl::string_view text,
+                                      const std::vector<std::string>& allowed) const;
+  // Encodes every text on its own, in parallel; threads = 0: all hardware threads. Once
+  // `cancel` reads true, the texts not yet begun are left without ids and the call returns
+  // within a fraction of a second.
   std::vector<std::vector<TokenId>> EncodeBatch(absl::Span<const absl::string_view> texts,
-                                                int threads = 0) const;
+                                                int threads = 0,
+                                                const std::atomic<bool>* cancel = nullptr) const;
   // Encodes the files one after another into one flat little-endian array of
   // options.id_type written to `output` (whole or not at all; never over an input). No token
   // spans two files. A sidecar `output`.json records the id type, the count and the

@@ -64,6 +64,19 @@ struct TrainStats {
   int threads = 0;  // the threads actually used
 };
 
+// How far a long call has come, as figures: `done` of `total` `unit`s in `phase`, and the
+// documents seen so far. Phases: "pre-tokenizing" (bytes as stored: compressed bytes of
+// compressed files), "counting" (bytes of documents handed over in memory, whose total is not
+// known), "merging" (merges, of the merges the vocabulary size asks for). `total` is 0 when it
+// is not known.
+struct ProgressFigures {
+  const char* phase = "";
+  uint64_t done = 0;
+  uint64_t total = 0;
+  const char* unit = "";
+  uint64_t documents = 0;
+};
+
 // How `encode` stores ids on disk: flat little-endian integers of this width.
 enum class IdType { kUint16, kUint32 };
 

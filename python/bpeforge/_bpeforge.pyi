@@ -1,7 +1,10 @@
 # Type stubs of the C++ extension; the documented API is bpeforge/__init__.py.
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 import numpy
+
+# Called on the calling thread as report(phase, done, total, unit, documents).
+Reporter = Optional[Callable[[str, int, int, str, int], object]]
 
 def train(
     inputs: list[str],
@@ -10,11 +13,22 @@ def train(
     threads: int,
     pattern: str,
     layout: str,
-    progress: bool,
+    progress: Reporter,
     min_frequency: int,
     max_token_length: int,
     jsonl_field: str,
     skip_bad_records: bool,
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]: ...
+def train_documents(
+    documents: Iterable[Union[str, Sequence[str]]],
+    vocab_size: int,
+    special_tokens: list[str],
+    threads: int,
+    pattern: str,
+    layout: str,
+    progress: Reporter,
+    min_frequency: int,
+    max_token_length: int,
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]: ...
 def count(
     inputs: list[str],
@@ -22,9 +36,17 @@ def count(
     special_tokens: list[str],
     threads: int,
     pattern: str,
-    progress: bool,
+    progress: Reporter,
     jsonl_field: str,
     skip_bad_records: bool,
+) -> None: ...
+def count_documents(
+    documents: Iterable[Union[str, Sequence[str]]],
+    output: str,
+    special_tokens: list[str],
+    threads: int,
+    pattern: str,
+    progress: Reporter,
 ) -> None: ...
 def expand_inputs(inputs: list[str], include: list[str]) -> tuple[list[str], list[str]]: ...
 def pattern_regex(name: str) -> str: ...
@@ -47,7 +69,7 @@ class CountFiles:
         vocab_size: int,
         threads: int,
         layout: str,
-        progress: bool,
+        progress: Reporter,
         min_frequency: int,
         max_token_length: int,
     ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]: ...
@@ -70,9 +92,16 @@ class Tokenizer:
         vocab: str, merges: str, special_tokens: list[str], pattern: Optional[str]
     ) -> Tokenizer: ...
     def save(self, directory: str) -> None: ...
-    def encode(self, text: str) -> list[int]: ...
+    # allowed: the special tokens to match; None: all of them.
+    def encode(self, text: str, allowed: Optional[list[str]] = None) -> list[int]: ...
     def encode_ordinary(self, text: str) -> list[int]: ...
+    def encode_with_offsets(
+        self, text: str, allowed: Optional[list[str]]
+    ) -> tuple[list[int], list[tuple[int, int]]]: ...
     def encode_batch(self, texts: Sequence[str], threads: int) -> list[list[int]]: ...
+    def encode_batch_to_numpy(
+        self, texts: Sequence[str], dtype: str, threads: int
+    ) -> tuple[numpy.ndarray, numpy.ndarray]: ...
     def encode_to_numpy(self, text: str, dtype: str) -> numpy.ndarray: ...
     def encode_file(
         self,
@@ -83,9 +112,11 @@ class Tokenizer:
         separator_token: str,
         jsonl_field: str,
         skip_bad_records: bool,
+        progress: Reporter,
     ) -> int: ...
-    def decode(self, ids: Iterable[int]) -> str: ...
-    def decode_bytes(self, ids: Iterable[int]) -> bytes: ...
+    def decode(self, ids: Iterable[int], skip_special: bool) -> str: ...
+    def decode_bytes(self, ids: Iterable[int], skip_special: bool) -> bytes: ...
+    def decode_batch(self, batch: Iterable[Iterable[int]], skip_special: bool) -> list[str]: ...
     def token_bytes(self, token_id: int) -> Optional[bytes]: ...
     def special_token_id(self, token: str) -> Optional[int]: ...
     def vocab(self) -> dict[int, bytes]: ...

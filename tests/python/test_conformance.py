@@ -64,3 +64,30 @@ def test_gpt2_rank_file_default_pattern(fixtures, expected_ids, cs336):
     )
     assert tokenizer.merges is None
     _check(tokenizer, expected_ids, "gpt2", cs336)
+
+
+@pytest.mark.parametrize("encoding", ["gpt2", "cl100k_base", "o200k_base"])
+def test_openai_rank_files_alone_get_their_pattern_and_special_tokens(
+    encoding, fixtures, expected_ids, cs336
+):
+    """Nothing beside the file names its pattern: OpenAI's own are told by their contents."""
+    tokenizer = bpeforge.load(fixtures / f"tiktoken_{encoding}.tiktoken")
+    assert tokenizer.pattern == PATTERNS[encoding]
+    with open(fixtures / f"tiktoken_{encoding}.json", encoding="utf-8") as f:
+        want = json.load(f)["special_tokens"]
+    assert {s: tokenizer.encode_single_token(s) for s in tokenizer.special_tokens} == want
+    assert tokenizer.eot_token == want[EOT]
+    _check(tokenizer, expected_ids, encoding, cs336)
+
+
+def test_a_rank_file_nothing_names_a_pattern_for_is_refused(fixtures, tmp_path):
+    cl100k = bpeforge.load(fixtures / "tiktoken_cl100k_base.tiktoken")
+    assert cl100k.encode("HE'S HERE") == [1837, 13575, 19804]
+    lines = (fixtures / "tiktoken_cl100k_base.tiktoken").read_bytes().splitlines(keepends=True)
+    other = tmp_path / "other.tiktoken"
+    other.write_bytes(b"".join(lines[:-1]))  # no longer OpenAI's file
+    with pytest.raises(ValueError, match="does not say which pre-tokenizer pattern.*give the"):
+        bpeforge.load(other)
+    assert bpeforge.load(other, pattern="cl100k").encode("HE'S HERE") == [1837, 13575, 19804]
+    with pytest.raises(ValueError, match="pattern gpt2 differs from the pattern cl100k"):
+        bpeforge.load(fixtures / "tiktoken_cl100k_base.tiktoken", pattern="gpt2")

@@ -32,9 +32,10 @@ def test_a_sweep_from_one_count_file_trains_as_the_text(corpus, counted):
     assert counted.train_bpe(1000, layout="bytes-first", threads=1) == bpeforge.train_bpe(
         corpus, 1000, SPECIAL, layout="bytes-first", threads=2
     )
-    assert counted.train_bpe(1000, min_frequency=500, max_token_length=4) == bpeforge.train_bpe(
-        corpus, 1000, SPECIAL, min_frequency=500, max_token_length=4
-    )
+    with pytest.warns(UserWarning, match="500 times or more .with tokens of at most 4 bytes"):
+        assert counted.train_bpe(1000, min_frequency=500, max_token_length=4) == (
+            bpeforge.train_bpe(corpus, 1000, SPECIAL, min_frequency=500, max_token_length=4)
+        )
 
 
 def test_the_count_file_does_not_depend_on_threads(corpus, counted, tmp_path):
@@ -77,7 +78,8 @@ def test_a_custom_pattern_is_kept_in_the_file(tmp_path):
     counts = bpeforge.count_pretokens(corpus, tmp_path / "c.counts", pattern=regex)
     assert counts.pattern == regex
     assert counts.special_tokens == []
-    assert counts.train_bpe(300) == bpeforge.train_bpe(corpus, 300, pattern=regex)
+    with pytest.warns(UserWarning, match="stopped at 275 tokens"):
+        assert counts.train_bpe(300) == bpeforge.train_bpe(corpus, 300, pattern=regex)
 
 
 def test_threads_share_one_object(counted):

@@ -71,7 +71,8 @@ def test_bad_json_lines_record(tmp_path):
     corpus.write_text('{"text": "fine"}\n{"text": 5}\n')
     with pytest.raises(ValueError, match=r"docs\.jsonl:2: field \"text\" is not a string"):
         bpeforge.train_bpe(corpus, 300)
-    bpeforge.train_bpe(corpus, 300, skip_bad_records=True)
+    with pytest.warns(UserWarning, match="stopped at 259 tokens"):
+        bpeforge.train_bpe(corpus, 300, skip_bad_records=True)
 
 
 def test_vocab_size_checks(cs336):

@@ -1,5 +1,5 @@
-"""Ctrl-C stops training, counting and file encoding promptly with KeyboardInterrupt, leaving
-no files.
+"""Ctrl-C stops training (from files and from an iterator), counting, file and batch encoding
+promptly with KeyboardInterrupt, leaving no files.
 
 Each run is a child process that gets SIGINT (from itself after 0.5 s, or from the parent
 once training reports that merging has begun) during a call that takes several seconds. The one
@@ -35,7 +35,7 @@ CHILD = textwrap.dedent(
         else:
             print(json.dumps({"interrupted": False}))
         sys.exit(0)
-    if mode == "encode":
+    if mode in ("encode", "encode-batch"):
         tokenizer = bpeforge.Tokenizer.from_files(vocab, merges, ["<|endoftext|>"])
     if mode == "train-counts":  # counted first, outside the folder checked for leftovers
         counts = bpeforge.count_pretokens(corpus, "../web.counts", ["<|endoftext|>"])
@@ -45,9 +45,24 @@ CHILD = textwrap.dedent(
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
 
+    if mode == "encode-batch":  # many texts of 100 KB: each is encoded whole
+        with open(corpus, encoding="utf-8") as f:
+            text = f.read()
+        texts = [text[i:i + 100_000] for i in range(0, len(text), 100_000)] * 3  # 10 s or more
+        del text
+
+    def documents():
+        with open(corpus, encoding="utf-8") as f:
+            for line in f:
+                yield line
+
     threading.Timer(0.5, interrupt).start()
     try:
-        if mode == "train":
+        if mode == "encode-batch":
+            tokenizer.encode_batch(texts)
+        elif mode == "iterator":
+            bpeforge.train_from_iterator(documents(), 50000, ["<|endoftext|>"])
+        elif mode == "train":
             bpeforge.train_bpe(corpus, 50000, ["<|endoftext|>"])
         elif mode == "count":
             bpeforge.count_pretokens([corpus] * 4, "web.counts", ["<|endoftext|>"])
@@ -68,7 +83,9 @@ def big_corpus(generate):
     return generate("web", "100M")
 
 
-@pytest.mark.parametrize("mode", ["train", "encode", "count", "train-counts"])
+@pytest.mark.parametrize(
+    "mode", ["train", "encode", "count", "train-counts", "encode-batch", "iterator"]
+)
 def test_ctrl_c(mode, big_corpus, cs336, subprocess_env, tmp_path):
     work = tmp_path / "work"
     work.mkdir()

@@ -78,7 +78,7 @@ def test_trained_tokenizer_compresses(small, corpus):
     ids = small.encode(text)
     assert len(ids) < 0.6 * len(text.encode("utf-8"))
     assert small.decode(ids) == text
-    assert small.encode(EOT) == [0]  # layout "hf": special tokens first
+    assert small.encode(EOT) == [256]  # layout "bytes-first": the bytes, then special tokens
 
 
 def test_empty_and_single_character(gpt2_tokenizer):

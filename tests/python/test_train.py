@@ -30,14 +30,50 @@ def trained(cs336):
 
 
 def test_cs336_reference_merges_and_vocab(cs336, reference):
+    """CS336's own test, as it is written: the merges in order, the vocab's ids and bytes as
+    sets. In the "hf" layout the ids are the reference's, one by one."""
     vocab, merges = bpeforge.train_bpe(str(cs336 / "corpus.en"), 500, SPECIAL)
     ref_vocab, ref_merges = reference
     assert len(merges) == len(ref_merges)
     assert merges == ref_merges
     assert len(vocab) == 500
-    assert vocab == ref_vocab
+    assert set(vocab.keys()) == set(ref_vocab.keys())
+    assert set(vocab.values()) == set(ref_vocab.values())
     assert all(isinstance(k, int) and isinstance(v, bytes) for k, v in vocab.items())
     assert all(type(a) is bytes and type(b) is bytes for a, b in merges)
+    assert bpeforge.train_bpe(str(cs336 / "corpus.en"), 500, SPECIAL, layout="hf") == reference
+
+
+def test_the_default_layout_is_bytes_first(cs336, cli, tmp_path):
+    """Python and the command line number ids alike: byte b is id b, then the special tokens,
+    then the merges; so their ids files can be mixed."""
+    vocab, merges = bpeforge.train_bpe(cs336 / "corpus.en", 500, SPECIAL)
+    assert all(vocab[b] == bytes([b]) for b in range(256))
+    assert vocab[256] == SPECIAL[0].encode()
+    assert vocab[257] == merges[0][0] + merges[0][1]
+    _cli_train(cli, cs336 / "corpus.en", tmp_path / "cli", 500)
+    from_cli = bpeforge.load(tmp_path / "cli")
+    tok = bpeforge.Tokenizer(vocab, merges, SPECIAL)
+    assert tok.encode("Hi!<|endoftext|>") == from_cli.encode("Hi!<|endoftext|>")
+    assert tok.encode("Hi!<|endoftext|>")[-2:] == [33, 256]
+
+
+def test_a_training_that_stops_early_warns(cs336, tmp_path):
+    """A vocabulary sweep must not silently get the same tokenizer for two sizes."""
+    small = tmp_path / "small.txt"
+    small.write_text("the cat sat on the mat. " * 20)
+    with pytest.warns(UserWarning, match=r"stopped at \d+ tokens, before the requested 30000: "
+                      "no pair was left to merge"):
+        vocab, merges = bpeforge.train_bpe(small, 30000, SPECIAL)
+    assert len(vocab) == 257 + len(merges) < 30000
+    with pytest.warns(UserWarning, match="no pair was left to merge 30 times or more"):
+        bpeforge.train_bpe(cs336 / "corpus.en", 30000, SPECIAL, min_frequency=30)
+    counts = bpeforge.count_pretokens(small, tmp_path / "small.counts", SPECIAL)
+    with pytest.warns(UserWarning, match="before the requested 30000"):
+        assert counts.train_bpe(30000) == (vocab, merges)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bpeforge.train_bpe(small, len(vocab), SPECIAL)  # reached exactly: no warning
 
 
 def test_path_kinds_and_threads_agree(cs336, trained):
@@ -75,7 +111,7 @@ def test_generated_corpus_threads_agree(generate):
 def _cli_train(cli, corpus, out, vocab_size):
     subprocess.run(
         [str(cli), "train", str(corpus), "--vocab-size", str(vocab_size), "--special-token",
-         "<|endoftext|>", "--layout", "hf", "--out", str(out), "--quiet"],
+         "<|endoftext|>", "--out", str(out), "--quiet"],
         check=True,
     )
 
@@ -141,7 +177,9 @@ def test_training_releases_the_gil(generate):
 def test_min_frequency_and_max_token_length(cs336):
     """Hugging Face's options: no token longer than the limit, no merge below the minimum."""
     corpus = cs336 / "corpus.en"
-    _, merges = bpeforge.train_bpe(corpus, 3000, SPECIAL, min_frequency=30, max_token_length=4)
+    with pytest.warns(UserWarning, match="stopped at 650 tokens"):
+        _, merges = bpeforge.train_bpe(corpus, 3000, SPECIAL, min_frequency=30,
+                                       max_token_length=4)
     _, unlimited = bpeforge.train_bpe(corpus, 3000, SPECIAL)
     assert 0 < len(merges) < len(unlimited)
     assert all(len(a) + len(b) <= 4 for a, b in merges)
@@ -180,7 +218,7 @@ def test_what_bpeforge_wrote_in_a_folder_is_left_out(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "a.txt").write_text("the cat sat on the mat. " * 200 + "<|endoftext|>" + "hi " * 50)
-    first = bpeforge.train_bpe(data, 300, SPECIAL)
+    first = bpeforge.train_bpe(data, 270, SPECIAL)
     tok = bpeforge.Tokenizer(*first, SPECIAL)
     tok.save(data / "tok")
     with pytest.warns(UserWarning, match="left out .*tok"):
@@ -192,7 +230,7 @@ def test_what_bpeforge_wrote_in_a_folder_is_left_out(tmp_path):
     assert [w for w in caught if "ids.bin" in str(w.message)] == []
     assert len(caught) == 1  # data/tok
     with pytest.warns(UserWarning, match="left out .*ids.bin.*tok"):
-        again = bpeforge.train_bpe(data, 300, SPECIAL, include=["*.txt", "*.bin"])
+        again = bpeforge.train_bpe(data, 270, SPECIAL, include=["*.txt", "*.bin"])
     assert again == first
     with pytest.raises(ValueError, match="a tokenizer folder written by bpeforge"):
         bpeforge.train_bpe(data / "tok", 300, SPECIAL)
