@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
 #include "tests/test_util.h"
@@ -330,6 +331,26 @@ TEST(ExportTest, AVocabEntryNoMergeMakesGivesHuggingFacesIds) {
                             dir.File("hello-exported") + "'"),
                      "\"hello\" (id 259) is made by no merge");
   EXPECT_FALSE(std::filesystem::exists(dir.File("hello-exported")));
+}
+
+// A rank file that gives one token two ranks, or one rank two tokens, is refused with the line of
+// the second and of the first.
+TEST(ExportTest, RepeatedRanksOrTokensNameTheirLines) {
+  TempDir dir;
+  std::string bytes_ranks;
+  for (int b = 0; b < 256; ++b) {
+    bytes_ranks +=
+        absl::StrCat(absl::Base64Escape(std::string(1, static_cast<char>(b))), " ", b, "\n");
+  }
+  WriteFile(dir.File("text.txt"), "abc");
+  WriteFile(dir.File("rank.tiktoken"), bytes_ranks + "YWI= 256\nYWM= 256\n");
+  WriteFile(dir.File("token.tiktoken"), bytes_ranks + "YWI= 256\nYWI= 257\n");
+  const std::string encode =
+      " --pattern gpt2 '" + dir.File("text.txt") + "' --output '" + dir.File("ids") + "'";
+  ExpectCleanFailure(RunCli("encode --ranks '" + dir.File("rank.tiktoken") + "'" + encode),
+                     "rank.tiktoken:258: rank 256 is used twice (first on line 257)");
+  ExpectCleanFailure(RunCli("encode --ranks '" + dir.File("token.tiktoken") + "'" + encode),
+                     "token.tiktoken:258: token \"ab\" is ranked twice (first on line 257)");
 }
 
 }  // namespace

@@ -53,12 +53,27 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
   // gigabytes. Gaps are allowed, but bounded: exported files leave the special tokens' ids and
   // repeated tokens out.
   const size_t bound = RankBound(ranks.size());
+  // Each token once and each rank once, the second of two named with its line and the first's.
+  absl::flat_hash_map<absl::string_view, size_t> token_line;
+  absl::flat_hash_map<TokenId, size_t> rank_line;
+  token_line.reserve(ranks.size());
+  rank_line.reserve(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
-    if (ranks[i].second >= bound) {
+    const auto& [bytes, rank] = ranks[i];
+    if (rank >= bound) {
       return absl::InvalidArgumentError(
-          absl::StrCat(name, ":", lines[i], ": rank ", ranks[i].second, " is out of range: the ",
-                       ranks.size(), " tokens of this rank file must have ranks below ", bound,
+          absl::StrCat(name, ":", lines[i], ": rank ", rank, " is out of range: the ", ranks.size(),
+                       " tokens of this rank file must have ranks below ", bound,
                        " (twice their number + ", kMaxRankGap, ")"));
+    }
+    if (auto [it, added] = token_line.try_emplace(bytes, lines[i]); !added) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ":", lines[i], ": token \"", absl::CHexEscape(bytes.substr(0, 100)),
+                       "\" is ranked twice (first on line ", it->second, ")"));
+    }
+    if (auto [it, added] = rank_line.try_emplace(rank, lines[i]); !added) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ":", lines[i], ": rank ", rank, " is used twice (first on line ", it->second, ")"));
     }
   }
   return ranks;
