@@ -25,12 +25,14 @@
 namespace bpeforge {
 namespace {
 
-// The files of SaveTokenizer, written together, whole or not at all.
+// The files of SaveTokenizer, written together, whole or not at all; once `cancel` (when given)
+// reads true, none (Cancelled).
 absl::Status WriteTokenizerFiles(const internal::TokenSpelling& tokens,
                                  const internal::Manifest& manifest,
-                                 absl::Span<const uint64_t> merge_counts, const std::string& dir) {
+                                 absl::Span<const uint64_t> merge_counts, const std::string& dir,
+                                 const std::atomic<bool>* cancel) {
   absl::StatusOr<internal::TiktokenTables> tables =
-      internal::TiktokenTablesOf(tokens, manifest.special_tokens);
+      internal::TiktokenTablesOf(tokens, manifest.special_tokens, cancel);
   if (!tables.ok()) return tables.status();
   const Pattern pattern = manifest.pattern;
   const std::string& regex = manifest.custom_regex;
@@ -72,18 +74,20 @@ absl::Status WriteTokenizerFiles(const internal::TokenSpelling& tokens,
     out.Append(internal::FormatManifestJson(manifest));
     return absl::OkStatus();
   });
-  return internal::WriteFilesAtomically(dir, files);
+  return internal::WriteFilesAtomically(dir, files, cancel);
 }
 
 // The files of SaveTokenizer, from any spelling of the tokens; merge_counts.txt with the
-// counts when they are known (one per merge), and else none, not even an earlier run's.
+// counts when they are known (one per merge), and else none, not even an earlier run's. Once
+// `cancel` (when given) reads true, none (Cancelled).
 absl::Status SaveFiles(const internal::TokenSpelling& tokens, const internal::Manifest& manifest,
-                       absl::Span<const uint64_t> merge_counts, const std::string& dir) {
+                       absl::Span<const uint64_t> merge_counts, const std::string& dir,
+                       const std::atomic<bool>* cancel = nullptr) {
   if (!merge_counts.empty() && merge_counts.size() != tokens.merges()) {
     return absl::InvalidArgumentError(
         absl::StrCat(merge_counts.size(), " merge counts for ", tokens.merges(), " merges"));
   }
-  absl::Status saved = WriteTokenizerFiles(tokens, manifest, merge_counts, dir);
+  absl::Status saved = WriteTokenizerFiles(tokens, manifest, merge_counts, dir, cancel);
   if (!saved.ok() || !merge_counts.empty()) return saved;
   const std::string stale = absl::StrCat(dir, "/", internal::kMergeCountsFile);
   if (std::remove(stale.c_str()) != 0 && errno != ENOENT) {
@@ -91,6 +95,7 @@ absl::Status SaveFiles(const internal::TokenSpelling& tokens, const internal::Ma
   }
   return absl::OkStatus();
 }
+
 internal::Manifest ManifestOf(const TrainOptions& options,
                               const std::vector<std::string>& special_tokens, size_t vocab_size) {
   internal::Manifest manifest{options.pattern, special_tokens, options.layout, vocab_size};
@@ -150,7 +155,7 @@ absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
   const internal::TreeSpelling tokens(trained.tokens, trained.special_tokens, options.layout);
   BPEFORGE_RETURN_IF_ERROR(SaveFiles(tokens,
                                      ManifestOf(options, trained.special_tokens, tokens.size()),
-                                     MergeCountsOf(trained.tokens), dir));
+                                     MergeCountsOf(trained.tokens), dir, options.cancel));
   return result.stats;
 }
 

@@ -5,6 +5,10 @@
     python bench/python_bench.py train-iterator PATH VOCAB   train_from_iterator over the file's
                                                               documents, read as they are needed
     python bench/python_bench.py documents PATH              the same generator alone, run through
+    python bench/python_bench.py list-vs-file PATH VOCAB N   train_from_iterator over the documents
+                                                              held in a list (as a datasets column
+                                                              is) against train_bpe on the file, the
+                                                              calls alone, in turn N times: medians
     python bench/python_bench.py encode-file PATH OUT        Tokenizer.encode_file, uint16
     python bench/python_bench.py encode-numpy PATH           encode_batch_to_numpy of the documents
     python bench/python_bench.py lookups                     lookups per second, printed
@@ -76,12 +80,32 @@ def lookups():
           f"{time.perf_counter() - built:.3f} s")
 
 
+def list_vs_file(path, vocab_size, runs):
+    docs = list(documents(path))
+    times = {"list": [], "file": []}
+    for _ in range(runs):
+        for name, call in [
+            ("list", lambda: bpeforge.train_from_iterator(docs, vocab_size, [EOT], threads=2)),
+            ("file", lambda: bpeforge.train_bpe(path, vocab_size, [EOT], threads=2)),
+        ]:
+            start = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - start)
+    ratios = sorted(a / b for a, b in zip(times["list"], times["file"]))
+    for name, t in times.items():
+        t.sort()
+        print(f"{name}: median {t[len(t) // 2]:.3f} s ({t[0]:.3f}-{t[-1]:.3f})")
+    print(f"ratio: median {ratios[len(ratios) // 2]:.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+
+
 def main(argv):
     command, rest = argv[1], argv[2:]
     if command == "train-file":
         bpeforge.train_bpe(rest[0], int(rest[1]), [EOT], threads=2)
     elif command == "train-iterator":
         bpeforge.train_from_iterator(documents(rest[0]), int(rest[1]), [EOT], threads=2)
+    elif command == "list-vs-file":
+        list_vs_file(rest[0], int(rest[1]), int(rest[2]))
     elif command == "documents":
         for _ in documents(rest[0]):
             pass

@@ -13,7 +13,12 @@ void Progress::Update(absl::string_view line) {
   if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mu_);
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_ < (tty_ ? std::chrono::milliseconds(200) : std::chrono::seconds(5))) return;
+  // No line for work that ends within half a second; then one per interval.
+  if (last_ == std::chrono::steady_clock::time_point{}
+          ? now - start_ < std::chrono::milliseconds(500)
+          : now - last_ < (tty_ ? std::chrono::milliseconds(200) : std::chrono::seconds(5))) {
+    return;
+  }
   last_ = now;
   std::string text(line);
   if (tty_) {

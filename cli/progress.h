@@ -22,7 +22,8 @@ class Progress {
   bool tty_;
   bool dirty_ = false;
   std::mutex mu_;
-  std::chrono::steady_clock::time_point last_{};
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_{};  // of the last line; none yet when zero
 };
 
 // Wall seconds since it was made: the time a command's summary reports.

@@ -154,7 +154,8 @@ int RunReport(const ReportArgs& args) {
   if (!threads.ok()) return Fail(threads.status());
   absl::StatusOr<uint64_t> list_length = ParseDecimal(args.list_length, "--list", 1, 100000);
   if (!list_length.ok()) return Fail(list_length.status());
-  if (absl::Status s = CheckWritableDir(args.out_dir, "--out"); !s.ok()) return Fail(s);
+  MadeDirectories made;  // removed again unless the report is written
+  if (absl::Status s = MakeWritableDir(args.out_dir, "--out", &made); !s.ok()) return Fail(s);
   absl::StatusOr<std::vector<ReportTokenizer>> tokenizers = LoadTokenizers(args.tokenizers);
   if (!tokenizers.ok()) return Fail(tokenizers.status());
   const std::vector<std::string> outputs = {
@@ -182,6 +183,7 @@ int RunReport(const ReportArgs& args) {
   if (json.ok() && options.cancel->load()) json = absl::CancelledError("the report was stopped");
   if (!json.ok()) return Fail(json.status());
   if (absl::Status s = WriteReport(*json, args.out_dir); !s.ok()) return Fail(s);
+  made.Keep();
   progress.Finish();
   PrintSummary(nlohmann::json::parse(*json), stopwatch.Seconds(), args.out_dir);
   return 0;

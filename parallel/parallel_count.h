@@ -52,10 +52,12 @@ struct ShardedCounts {
   uint64_t pretokens = 0;
   // How often each special token (of SpecialTokens(special_tokens).tokens()) was cut out.
   std::vector<uint64_t> special_counts;
-  uint64_t largest_piece = 0;  // InputStats::largest_piece_bytes
+  uint64_t largest_piece = 0;   // InputStats::largest_piece_bytes
+  uint64_t largest_window = 0;  // InputStats::largest_window_bytes
   uint64_t distinct() const;
   InputStats input_stats() const {
-    return {stored_bytes, decompressed_bytes, documents, skipped_records, largest_piece};
+    return {stored_bytes,    decompressed_bytes, documents,
+            skipped_records, largest_piece,      largest_window};
   }
   std::vector<const PreTokenCounts*> views() const;
 };

@@ -142,6 +142,35 @@ TEST_F(ReportTest, CurveEqualsTrainingAtThoseSizesAndEncoding) {
   }
 }
 
+// Pre-tokens longer than the encoder's short-piece merging (runs of one letter, thousands of
+// bytes) are merged by the long-piece path; the curve must follow it as well.
+TEST(ReportLongPiecesTest, CurveEqualsTrainingAndEncodingForVeryLongPreTokens) {
+  TempDir dir;
+  std::string corpus = Text(7);
+  for (size_t i = 1; i <= 60; ++i) {
+    absl::StrAppend(&corpus, " ", std::string(i * 9, 'a'), " x", std::string(i * 5, 'b'));
+  }
+  const std::string corpus_path = dir.File("corpus.txt");
+  WriteFile(corpus_path, corpus);
+  const std::vector<std::string> held_out = {dir.File("held-out.txt")};
+  WriteFile(held_out[0], absl::StrCat(Text(8, 200), " ", std::string(5000, 'a'), " x",
+                                      std::string(3001, 'b'), " ", std::string(777, 'a')));
+  ASSERT_TRUE(TrainAndSave({corpus_path}, Options(450), dir.File("tok")).ok());
+  const std::vector<size_t> sizes = {270, 300, 350, 400};
+  const Json curve = Report({{dir.File("tok")}}, held_out, sizes)["tokenizers"][0]["curve"];
+  ASSERT_EQ(curve.size(), sizes.size() + 1);
+  for (size_t i = 0; i <= sizes.size(); ++i) {
+    const size_t size = i < sizes.size() ? sizes[i] : 450;
+    absl::StatusOr<TrainResult> trained = Train({corpus_path}, Options(size));
+    ASSERT_TRUE(trained.ok()) << trained.status();
+    absl::StatusOr<Tokenizer> tok = Tokenizer::FromModel(trained->model);
+    ASSERT_TRUE(tok.ok()) << tok.status();
+    EXPECT_EQ(curve[i]["vocab_size"], size);
+    EXPECT_EQ(curve[i]["tokens"], EncodeEach(*tok, held_out)[0].size())
+        << "at vocabulary size " << size;
+  }
+}
+
 TEST_F(ReportTest, AutoSizesSpanTheVocabulary) {
   const Json curve = Report({{dir_.File("tok")}}, held_out_)["tokenizers"][0]["curve"];
   ASSERT_GE(curve.size(), 20u);

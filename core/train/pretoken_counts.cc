@@ -75,10 +75,12 @@ template <typename Loop>
 
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
                const PreTokenizer& pretokenizer, CountingTable& counts,
-               CountingTable::RecentCache* recent, uint64_t* special_counts) {
-  return WithLoop(pretokenizer, [&](auto loop) {
-    return CountWith(loop, text, specials, counts, recent, special_counts);
-  });
+               CountingTable::RecentCache* recent, uint64_t* special_counts,
+               const std::atomic<bool>* stop) {
+  return WithLoop(
+      pretokenizer,
+      [&](auto loop) { return CountWith(loop, text, specials, counts, recent, special_counts); },
+      stop);
 }
 
 }  // namespace
@@ -90,13 +92,13 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, CountingTable* counts) {
-  return Count(text, specials, pretokenizer, *counts, nullptr, nullptr);
+  return Count(text, specials, pretokenizer, *counts, nullptr, nullptr, nullptr);
 }
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent,
-                        uint64_t* special_counts) {
-  return Count(text, specials, pretokenizer, recent->table(), recent, special_counts);
+                        uint64_t* special_counts, const std::atomic<bool>* stop) {
+  return Count(text, specials, pretokenizer, recent->table(), recent, special_counts, stop);
 }
 
 uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,

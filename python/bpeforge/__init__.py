@@ -824,11 +824,25 @@ class Tokenizer:
             yield from encoder.push(piece)
         yield from encoder.finish()
 
-    def encode_batch(self, texts: Sequence[str], threads: int | None = None) -> list[list[int]]:
-        """The ids of each of ``texts`` (as ``encode``), encoded in parallel without the GIL on
-        ``threads`` threads (None: every core). Ctrl-C stops it within a fraction of a second
-        (KeyboardInterrupt)."""
-        return self._impl.encode_batch(_texts(texts), _threads(threads))
+    def encode_batch(
+        self,
+        texts: Sequence[str],
+        threads: int | None = None,
+        *,
+        allowed_special: SpecialSet = "all",
+        disallowed_special: SpecialSet = "all",
+    ) -> list[list[int]]:
+        """The ids of each of ``texts`` (as ``encode``, ``allowed_special`` and
+        ``disallowed_special`` as there), encoded in parallel without the GIL on ``threads``
+        threads (None: every core). Ctrl-C stops it within a fraction of a second
+        (KeyboardInterrupt). With other than the default special tokens, the texts are encoded
+        one after another."""
+        if allowed_special == "all" and disallowed_special == "all":
+            return self._impl.encode_batch(_texts(texts), _threads(threads))
+        return [
+            self.encode(t, allowed_special=allowed_special, disallowed_special=disallowed_special)
+            for t in _texts(texts)
+        ]
 
     def encode_batch_to_numpy(
         self, texts: Sequence[str], dtype: DType | None = None, *, threads: int | None = None

@@ -105,6 +105,16 @@ def test_allowed_and_disallowed_special_mean_what_they_mean_in_tiktoken(tok):
     assert "allowed_special" in tok.encode.__doc__ and "tiktoken's" in tok.encode.__doc__
 
 
+def test_encode_batch_takes_the_same_special_token_keywords(tok):
+    texts = [f"a{EOT}b", f"c{PAD}d", "plain"]
+    assert tok.encode_batch(texts, allowed_special={EOT}, disallowed_special=()) == [
+        tok.encode(t, allowed_special={EOT}, disallowed_special=()) for t in texts
+    ]
+    assert tok.encode_batch(texts, allowed_special="all") == tok.encode_batch(texts)
+    with pytest.raises(ValueError, match="disallowed special token '<\\|pad\\|>'"):
+        tok.encode_batch(texts, allowed_special={EOT})
+
+
 def test_skip_special_tokens_and_decode_batch(tok):
     ids = tok.encode(f"one{EOT}two{PAD}")
     assert tok.decode(ids, skip_special_tokens=True) == "onetwo"
