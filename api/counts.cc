@@ -97,8 +97,7 @@ absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& input
   absl::StatusOr<internal::ShardedCounts> sharded = CountInWorkers(inputs, options, &out);
   if (!sharded.ok()) return sharded.status();
   // The workers' own tables, made disjoint and copied into the map once: combined into shards
-  // first, every pre-token was copied three times (count of web 1 GB: 0.89 of the time, peak
-  // memory 566 against 986 MiB).
+  // first, every pre-token was copied three times.
   std::vector<internal::CountingTable>& tables = sharded->tables;
   internal::CountingTable::MakeDisjoint(tables);
   size_t distinct = 0;
@@ -242,9 +241,8 @@ absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOption
         parts.size(), [&](size_t part, auto fn) { internal::ForEachCount(parts[part], fn); },
         view.distinct, job, release_all);
   } else {
-    // Merged as read into entries laid out as one file's, which then are the words. (Merged
-    // again to size the word table and again to fill it, the word table of two halves of web
-    // text took 0.54 s against 0.09 s for one file: bench/RESULTS.md.)
+    // Merged as read into entries laid out as one file's, which then are the words, rather
+    // than merged again to size the word table and again to fill it.
     const auto start = std::chrono::steady_clock::now();
     Merged merged = Merge(options.threads);
     merging = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -318,8 +316,8 @@ absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out = files_->counted;
-  // Merged by all the threads, then written in order (merged as written, on one thread, two
-  // halves of web text took 0.80 s: bench/RESULTS.md).
+  // Merged by all the threads, then written in order (merged as written, the merge ran on one
+  // thread).
   Files::Merged merged = files_->Merge(0);
   out.distinct = merged.distinct;
   std::vector<absl::string_view> ranges;
