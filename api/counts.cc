@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "api/options.h"
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "core/formats/counts_file.h"
 #include "core/internal/atomic_file.h"
 #include "core/internal/huge_pages.h"
@@ -37,11 +38,15 @@ std::string DescribeCounting(Pattern pattern, const std::string& regex,
 
 // Counts as Train does, the counts left in the workers' own tables; *out gets what was counted
 // (all but `counts` and `distinct`).
+// Counts share `share` of `shares` of the inputs (all of them for 0 of 1).
 absl::StatusOr<internal::ShardedCounts> CountInWorkers(const std::vector<std::string>& inputs,
                                                        const TrainOptions& options,
-                                                       CountedText* out) {
+                                                       CountedText* out, size_t share = 0,
+                                                       size_t shares = 1) {
   internal::TrainJob job = ToInternal(options);
   job.inputs = inputs;
+  job.share = share;
+  job.shares = shares;
   // Counting needs no vocabulary size; the smallest valid one passes the config check.
   job.trainer.vocab_size = 256 + internal::SpecialTokens(options.special_tokens).tokens().size();
   absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(job, /*per_worker=*/true);
@@ -93,8 +98,14 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::str
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                            const TrainOptions& options) {
+  return CountShare(inputs, options, 0, 1);
+}
+
+absl::StatusOr<CountedText> CountShare(const std::vector<std::string>& inputs,
+                                       const TrainOptions& options, size_t share, size_t shares) {
   CountedText out;
-  absl::StatusOr<internal::ShardedCounts> sharded = CountInWorkers(inputs, options, &out);
+  absl::StatusOr<internal::ShardedCounts> sharded =
+      CountInWorkers(inputs, options, &out, share, shares);
   if (!sharded.ok()) return sharded.status();
   // The workers' own tables, made disjoint and copied into the map once: combined into shards
   // first, every pre-token was copied three times.
