@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -64,7 +65,7 @@ class ProgressRelay {
   // polling interval is still seen to end.
   void Update(const ProgressFigures& figures) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (fresh_ && latest_.phase != figures.phase) ended_.push_back(latest_);
+    if (fresh_ && std::strcmp(latest_.phase, figures.phase) != 0) ended_.push_back(latest_);
     latest_ = figures;
     fresh_ = true;
   }
