@@ -89,6 +89,10 @@ class IndexedWord {
   absl::flat_hash_map<PairKey, List> starts_;
 };
 
+// The words long enough to be indexed, by word id. Built before the first merge and read-only
+// as a map afterwards, so the parts of a merge may rewrite their (disjoint) words at once.
+using IndexedWords = absl::flat_hash_map<uint32_t, IndexedWord>;
+
 }  // namespace bpeforge::internal
 
 #endif  // BPEFORGE_CORE_TRAIN_INDEXED_WORD_H_
