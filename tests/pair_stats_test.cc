@@ -133,55 +133,61 @@ TEST(PairStatsTest, AppliesAMergesGainsAndLossesWithTheirWords) {
   EXPECT_EQ(stats.PopBest(), std::nullopt);
 }
 
-// Merges the best pair of `stats` through `ahead`, which may pick the next one.
-PairKey MergeBest(PairStats& stats, WordRewriter<uint32_t>& rewriter, LookAhead<uint32_t>& ahead,
-                  TokenTree& tokens) {
-  const PairKey best = *stats.PopBest();
-  PairTable::node_type taken = stats.Take(best);
-  const uint32_t t = tokens.Add(PairLeft(best), PairRight(best));
-  MergeChanges& changes = rewriter.Merge(taken.mapped().words, PairLeft(best), PairRight(best), t);
-  ahead.ApplyAndPickNext(changes, best, t, /*more=*/true);
-  return best;
-}
+// A merge loop on two workers run one after another, with merges of 1,000 words or more
+// split, and every pair kept.
+struct TwoWorkerLoop {
+  explicit TwoWorkerLoop(WordTable table)
+      : words(std::move(table)),
+        rewriter(words, two, kIndexedWordLength),
+        stats(tokens, 0, words.size(), two),
+        ahead(rewriter, stats, two, 0) {
+    stats.KeepAll(CountPairs(words, rewriter.indexed(), tokens.size(), two));
+  }
+  // Merges the best pair through the look-ahead, which may pick the next one.
+  PairKey MergeBest() {
+    const PairKey best = *stats.PopBest();
+    PairTable::node_type taken = stats.Take(best);
+    const uint32_t t = tokens.Add(PairLeft(best), PairRight(best));
+    MergeChanges& changes =
+        rewriter.Merge(taken.mapped().words, PairLeft(best), PairRight(best), t);
+    ahead.ApplyAndPickNext(changes, best, t, /*more=*/true);
+    return best;
+  }
+
+  const Parallelism two = SplitOneAfterAnother(2, 1000);
+  WordTable words;
+  TokenTree tokens;
+  WordRewriter<uint32_t> rewriter;
+  PairStats stats;
+  LookAhead<uint32_t> ahead;
+};
 
 // After (a, b) merges in "ab" x50, the best pair (c, d) of 40 words is sure, and its words are
 // rewritten at once (40 words: enough to hand over, too few to split).
 TEST(LookAheadTest, PicksAndRewritesTheNextMergeWhereThisMergeCannotChangeIt) {
   std::vector<std::pair<std::string, uint64_t>> list = {{"ab", 50}};
-  for (int i = 0; i < 40; ++i)
-    list.push_back({"cd" + std::string{char('e' + i % 10), char('e' + i / 10)}, 1});
-  WordTable words = TableOf(list);
-  TokenTree tokens;
-  const Parallelism two = SplitOneAfterAnother(2, 1000);
-  WordRewriter<uint32_t> rewriter(words, two, kIndexedWordLength);
-  PairStats stats(tokens, 0, words.size(), two);
-  stats.KeepAll(CountPairs(words, rewriter.indexed(), tokens.size(), two));
-  LookAhead<uint32_t> ahead(rewriter, stats, two, 0);
-
-  EXPECT_EQ(MergeBest(stats, rewriter, ahead, tokens), P('a', 'b'));
-  std::optional<LookAhead<uint32_t>::Merge> next = ahead.Take();
+  for (int i = 0; i < 40; ++i) {
+    list.push_back(
+        {"cd" + std::string{static_cast<char>('e' + i % 10), static_cast<char>('e' + i / 10)}, 1});
+  }
+  TwoWorkerLoop loop(TableOf(list));
+  EXPECT_EQ(loop.MergeBest(), P('a', 'b'));
+  std::optional<LookAhead<uint32_t>::Merge> next = loop.ahead.Take();
   ASSERT_TRUE(next.has_value());
   EXPECT_EQ(next->pair, P('c', 'd'));
   ASSERT_NE(next->changes, nullptr);
   EXPECT_EQ(next->changes->touched(Side::kRight).size(), 10u);  // e..n after "cd"
-  EXPECT_FALSE(ahead.Take().has_value());
+  EXPECT_FALSE(loop.ahead.Take().has_value());
 }
 
 // After (a, b) merges in "ab" x60, "abc" x30 and "bc" x20, the queue's best (b, c), 50, loses
 // 30: nothing is picked ahead, and the best is then (t, c).
 TEST(LookAheadTest, PicksNothingWhereThisMergeLowersTheNextBest) {
-  WordTable words = TableOf({{"ab", 60}, {"abc", 30}, {"bc", 20}});
-  TokenTree tokens;
-  const Parallelism two = SplitOneAfterAnother(2, 1000);
-  WordRewriter<uint32_t> rewriter(words, two, kIndexedWordLength);
-  PairStats stats(tokens, 0, words.size(), two);
-  stats.KeepAll(CountPairs(words, rewriter.indexed(), tokens.size(), two));
-  LookAhead<uint32_t> ahead(rewriter, stats, two, 0);
-
-  EXPECT_EQ(MergeBest(stats, rewriter, ahead, tokens), P('a', 'b'));
-  EXPECT_FALSE(ahead.Take().has_value());
-  EXPECT_EQ(stats.PopBest(), MakePair(256, 'c'));
-  EXPECT_EQ(stats.Count(P('b', 'c')), 20);
+  TwoWorkerLoop loop(TableOf({{"ab", 60}, {"abc", 30}, {"bc", 20}}));
+  EXPECT_EQ(loop.MergeBest(), P('a', 'b'));
+  EXPECT_FALSE(loop.ahead.Take().has_value());
+  EXPECT_EQ(loop.stats.PopBest(), MakePair(256, 'c'));
+  EXPECT_EQ(loop.stats.Count(P('b', 'c')), 20);
 }
 
 }  // namespace
