@@ -70,17 +70,18 @@ TEST(PairCounterTest, CountsTheSameOnceSymbolsAreNoLongerBytes) {
 
 // Pairs of 16 occurrences or more are kept; the best goes first, ties to the greater bytes.
 TEST(PairStatsTest, PopsTheBestKeptPairThenSaysWhenItFallsBelowTheFloor) {
+  const Parallelism serial;  // outlives what keeps a reference to it
   WordTable words = TableOf({{"ab", 20}, {"cd", 20}, {"ef", 30}, {"gh", 3}});
   const TokenTree tokens;
-  PairStats stats(tokens, 0, words.size(), Parallelism{});
-  stats.Reset(CountPairs(words, IndexedWords{}, tokens.size(), Parallelism{}));
+  PairStats stats(tokens, 0, words.size(), serial);
+  stats.Reset(CountPairs(words, IndexedWords{}, tokens.size(), serial));
   EXPECT_EQ(stats.Count(P('g', 'h')), 0);  // too rare to be kept
   EXPECT_EQ(stats.PopBest(), P('e', 'f'));
   EXPECT_EQ(stats.PopBest(), P('c', 'd'));
   EXPECT_EQ(stats.PopBest(), P('a', 'b'));
   EXPECT_EQ(stats.PopBest(), std::nullopt);
   EXPECT_FALSE(stats.keeps_all());
-  stats.KeepAll(CountPairs(words, IndexedWords{}, tokens.size(), Parallelism{}));
+  stats.KeepAll(CountPairs(words, IndexedWords{}, tokens.size(), serial));
   EXPECT_TRUE(stats.keeps_all());
   EXPECT_EQ(stats.PopBest(), P('e', 'f'));
   stats.Requeue(P('e', 'f'));  // not merged after all
@@ -92,10 +93,11 @@ TEST(PairStatsTest, PopsTheBestKeptPairThenSaysWhenItFallsBelowTheFloor) {
 }
 
 TEST(PairStatsTest, PassesOverPairsThatMakeTooLongATokenButCountsThem) {
+  const Parallelism serial;  // outlives what keeps a reference to it
   WordTable words = TableOf({{"aab", 40}, {"cd", 20}});
   TokenTree tokens;
   const uint32_t aa = tokens.Add('a', 'a');
-  PairStats stats(tokens, /*max_token_length=*/2, words.size(), Parallelism{});
+  PairStats stats(tokens, /*max_token_length=*/2, words.size(), serial);
   PairTable counted;
   counted[MakePair(aa, 'b')].count = 40;
   counted[P('c', 'd')].count = 20;
@@ -108,11 +110,12 @@ TEST(PairStatsTest, PassesOverPairsThatMakeTooLongATokenButCountsThem) {
 // Merging (b, c) in "abcd" x20 and "bcbc" x30: (a, b) and (c, d) lose, (a, t) and (t, d) are
 // made with their words, (c, b) is gone, and (t, t) is made.
 TEST(PairStatsTest, AppliesAMergesGainsAndLossesWithTheirWords) {
+  const Parallelism serial;  // outlives what keeps a reference to it
   WordTable words = TableOf({{"abcd", 20}, {"bcbc", 30}});
   TokenTree tokens;
-  WordRewriter<uint32_t> rewriter(words, Parallelism{}, kIndexedWordLength);
-  PairStats stats(tokens, 0, words.size(), Parallelism{});
-  stats.KeepAll(CountPairs(words, rewriter.indexed(), tokens.size(), Parallelism{}));
+  WordRewriter<uint32_t> rewriter(words, serial, kIndexedWordLength);
+  PairStats stats(tokens, 0, words.size(), serial);
+  stats.KeepAll(CountPairs(words, rewriter.indexed(), tokens.size(), serial));
   const std::optional<PairKey> best = stats.PopBest();
   ASSERT_EQ(best, P('b', 'c'));
   EXPECT_EQ(stats.Count(*best), 80);

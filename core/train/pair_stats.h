@@ -43,7 +43,8 @@ class PairStats {
  public:
   // `tokens` gives the bytes of each symbol (for ties and token lengths); a pair that would
   // make a token longer than `max_token_length` bytes (0: any) is counted but never picked.
-  // The table is sized for `words` words; its memory is faulted in by the workers.
+  // The table is sized for `words` words; its memory is faulted in by the workers of
+  // `parallelism`, which must outlive it.
   PairStats(const TokenTree& tokens, size_t max_token_length, size_t words,
             const Parallelism& parallelism);
 

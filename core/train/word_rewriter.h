@@ -22,7 +22,7 @@ namespace bpeforge::internal {
 // result is the same either way: a pair's word list holds each word once (lists are built a
 // whole word at a time), so the parts rewrite disjoint words and only their changes are added
 // up. Words of `min_indexed_length` symbols or more (in a WordTable) are rewritten through an
-// IndexedWord rather than rescanned.
+// IndexedWord rather than rescanned. `words` and `parallelism` must outlive it.
 template <typename Symbol>
 class WordRewriter {
  public:
