@@ -1,5 +1,6 @@
 // Inputs and pre-token counts: expanding input arguments, counting files, and saving and
 // loading count files.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -173,6 +174,7 @@ absl::StatusOr<CountFiles> CountFiles::Open(const std::vector<std::string>& path
   if (paths.empty()) return absl::InvalidArgumentError("no count file given");
   auto files = std::make_unique<Files>();
   CountedText& out = files->counted;
+  uint64_t pretoken_bytes = 0;
   for (size_t i = 0; i < paths.size(); ++i) {
     absl::StatusOr<internal::MappedFile> file = internal::MappedFile::Open(paths[i]);
     if (!file.ok()) return file.status();
@@ -194,8 +196,17 @@ absl::StatusOr<CountFiles> CountFiles::Open(const std::vector<std::string>& path
           paths[0], " with ", DescribeCounting(out.pattern, out.custom_pattern, out.special_tokens),
           "; counts are added up only when both agree"));
     }
-    out.bytes += header.bytes;
-    out.pretokens += header.pretokens;
+    // Added up, the totals stay within what one file may hold (the trainer's counts are
+    // signed 64-bit integers; `count --merge` writes the sums into its header).
+    if (__builtin_add_overflow(out.bytes, header.bytes, &out.bytes) ||
+        __builtin_add_overflow(out.pretokens, header.pretokens, &out.pretokens) ||
+        __builtin_add_overflow(pretoken_bytes, view->pretoken_bytes, &pretoken_bytes) ||
+        std::max({out.bytes, out.pretokens, pretoken_bytes}) > internal::kMaxCountTotal) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(paths[i],
+                       ": added to the count files before it, the counts pass 2^63 (of bytes, "
+                       "pre-tokens or their bytes), more than any text holds"));
+    }
     out.distinct = paths.size() == 1 ? view->distinct : 0;  // not known before they are added
     files->files.push_back(*std::move(file));
     files->views.push_back(*std::move(view));
@@ -301,6 +312,9 @@ CountFiles::Files::Merged CountFiles::Files::Merge(int threads) const {
 
 absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("the output path is empty (\"\")");
+  std::vector<std::string> inputs;
+  for (const internal::MappedFile& f : files_->files) inputs.push_back(f.path());
+  BPEFORGE_RETURN_IF_ERROR(CheckNotAnInput(path, inputs));
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out = files_->counted;

@@ -6,9 +6,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -33,20 +35,49 @@ using internal::Prefixed;
 
 // The model of a tokenizer made from a vocab and merges: its whole id -> bytes table (special
 // tokens included) and the layout that table follows, if any.
-BpeModel ModelOf(const internal::Tokenizer& t, const Merges& merges) {
+BpeModel ModelOf(const internal::Tokenizer& t, Merges merges) {
   BpeModel model;
-  model.merges = merges;
+  model.merges = std::move(merges);
   model.special_tokens = t.special_tokens().tokens();
   model.pattern = t.pattern();
   model.custom_pattern = t.custom_regex();
   model.vocab.resize(t.id_limit());
   for (size_t id = 0; id < t.id_limit(); ++id) {
-    if (auto bytes = t.TokenBytes(static_cast<TokenId>(id))) model.vocab[id] = std::string(*bytes);
+    if (t.HasToken(static_cast<TokenId>(id))) {
+      t.AppendTokenBytes(static_cast<TokenId>(id), &model.vocab[id]);
+    }
   }
-  model.layout = internal::BuildVocab(model.special_tokens, merges, IdLayout::kHf) == model.vocab
-                     ? IdLayout::kHf
-                     : IdLayout::kBytesFirst;
+  model.layout =
+      internal::IsBuiltVocab(model.vocab, model.special_tokens, model.merges, IdLayout::kHf)
+          ? IdLayout::kHf
+          : IdLayout::kBytesFirst;
   return model;
+}
+
+// The same for a tokenizer made by a Builder, its merges spelled from their parts' ids.
+BpeModel ModelOfBuilt(const internal::Tokenizer& t) {
+  Merges merges;
+  merges.reserve(t.merge_ids().size());
+  for (const auto& [left, right] : t.merge_ids()) {
+    Merge& merge = merges.emplace_back();
+    t.AppendTokenBytes(left, &merge.first);
+    t.AppendTokenBytes(right, &merge.second);
+  }
+  return ModelOf(t, std::move(merges));
+}
+
+// A State whose model is made when it is first asked for.
+std::shared_ptr<State> StateOf(internal::Tokenizer t, std::optional<Merges> merges) {
+  auto state = std::make_shared<State>(std::move(t));
+  const internal::Tokenizer* tokenizer = &state->tokenizer;  // lives as long as the state
+  if (merges.has_value()) {
+    state->make_model = [tokenizer, merges = *std::move(merges)] {
+      return ModelOf(*tokenizer, merges);
+    };
+  } else {
+    state->make_model = [tokenizer] { return ModelOfBuilt(*tokenizer); };
+  }
+  return state;
 }
 
 // A pattern and, for Pattern::kCustom, its regex.
@@ -69,9 +100,7 @@ absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merge
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::Create(vocab, merges, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return t.status();
-  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
-  state->model = ModelOf(state->tokenizer, merges);
-  return state;
+  return StateOf(*std::move(t), merges);
 }
 
 absl::StatusOr<std::shared_ptr<State>> FromGpt2Files(const std::string& vocab_path,
@@ -102,25 +131,26 @@ absl::Status CheckPattern(const LoadOptions& options, const PatternChoice& found
 // A directory's vocab.json must say what its manifest and merges.txt say, so that a damaged
 // directory, or one whose files come from different runs (an interrupted save), is refused
 // rather than used.
-absl::Status CheckVocabJson(const std::string& vocab_path, const Vocab& expected) {
-  auto entries = internal::ReadVocabJsonEntries(vocab_path);
-  if (!entries.ok()) return entries.status();
-  absl::flat_hash_map<absl::string_view, TokenId> distinct;
-  for (size_t id = 0; id < expected.size(); ++id) {
-    distinct.try_emplace(expected[id], static_cast<TokenId>(id));
-  }
+absl::Status CheckVocabJson(const std::string& vocab_path,
+                            const internal::Tokenizer::Builder& expected) {
   auto mismatch = [&](const std::string& why) {
     return absl::InvalidArgumentError(absl::StrCat(vocab_path, " does not match merges.txt and ",
                                                    internal::kManifestFile, " beside it (", why,
                                                    "); were they written by different runs?"));
   };
-  for (const auto& [bytes, id] : *entries) {
-    if (id >= expected.size() || expected[id] != bytes) {
-      return mismatch(absl::StrCat("token \"", absl::CHexEscape(bytes), "\" has id ", id));
-    }
-  }
-  if (entries->size() != distinct.size()) {
-    return mismatch(absl::StrCat(entries->size(), " tokens instead of ", distinct.size()));
+  // Read as it comes: a vocabulary of long tokens is many times its tokenizer's memory.
+  std::vector<bool> seen(expected.size());
+  BPEFORGE_RETURN_IF_ERROR(internal::ForEachVocabJsonEntry(
+      vocab_path, [&](absl::string_view bytes, TokenId id) -> absl::Status {
+        if (id >= expected.size() || !expected.Is(id, bytes)) {
+          return mismatch(absl::StrCat("token \"", absl::CHexEscape(bytes.substr(0, 100)),
+                                       bytes.size() > 100 ? "..." : "", "\" has id ", id));
+        }
+        seen[id] = true;
+        return absl::OkStatus();
+      }));
+  if (const size_t found = std::count(seen.begin(), seen.end(), true); found != seen.size()) {
+    return mismatch(absl::StrCat(found, " tokens instead of ", seen.size()));
   }
   return absl::OkStatus();
 }
@@ -141,27 +171,41 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   const std::string merges_path = absl::StrCat(dir, "/", internal::kMergesFile);
   // The training options are the model's history, recorded for users; encoding ignores them.
   auto with_options = [&](absl::StatusOr<std::shared_ptr<State>> state) {
-    if (state.ok() && (*state)->model.has_value()) {
-      (*state)->model->min_frequency = manifest->min_frequency;
-      (*state)->model->max_token_length = manifest->max_token_length;
+    if (state.ok() && (*state)->make_model) {
+      (*state)->make_model = [make = std::move((*state)->make_model),
+                              min_frequency = manifest->min_frequency,
+                              max_token_length = manifest->max_token_length] {
+        BpeModel model = make();
+        model.min_frequency = min_frequency;
+        model.max_token_length = max_token_length;
+        return model;
+      };
     }
     return state;
   };
   if (manifest->ids_from_vocab_json) {
     return with_options(FromGpt2Files(vocab_path, merges_path, specials, pattern));
   }
-  absl::StatusOr<Merges> merges = internal::ReadMergesTxt(merges_path);
-  if (!merges.ok()) return merges.status();
-  Vocab vocab = internal::BuildVocab(manifest->special_tokens, *merges, manifest->layout);
-  if (vocab.size() != manifest->vocab_size) {
+  BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(specials));
+  // Made as merges.txt is read, a line at a time: the tokens of a file of one letter come to
+  // many times the file, and are kept as their merges (core/encode/long_tokens.h).
+  internal::Tokenizer::Builder builder(manifest->special_tokens, manifest->layout);
+  size_t merges = 0;
+  BPEFORGE_RETURN_IF_ERROR(
+      internal::ForEachMerge(merges_path, [&](absl::string_view left, absl::string_view right) {
+        ++merges;
+        return builder.AddMerge(left, right);
+      }));
+  if (builder.size() != manifest->vocab_size) {
     return absl::InvalidArgumentError(
-        absl::StrCat(merges_path, ": ", merges->size(), " merges give a vocab of ", vocab.size(),
+        absl::StrCat(merges_path, ": ", merges, " merges give a vocab of ", builder.size(),
                      ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
   }
-  BPEFORGE_RETURN_IF_ERROR(CheckVocabJson(vocab_path, vocab));
-  auto state = FromVocab(vocab, *merges, specials, pattern);
-  if (!state.ok()) return Prefixed(dir, state.status());
-  return with_options(std::move(state));
+  BPEFORGE_RETURN_IF_ERROR(CheckVocabJson(vocab_path, builder));
+  absl::StatusOr<internal::Tokenizer> t =
+      std::move(builder).Finish(options.special_tokens, pattern.pattern, pattern.regex);
+  if (!t.ok()) return Prefixed(dir, t.status());
+  return with_options(StateOf(*std::move(t), std::nullopt));
 }
 
 // A rank file, which names neither its pattern nor its special tokens. They come from
@@ -210,12 +254,23 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
   absl::StatusOr<internal::Tokenizer> t =
       internal::Tokenizer::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return Prefixed(path, t.status());
-  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
+  auto state = std::make_shared<State>(*std::move(t));
   state->from_rank_file = true;
   state->why_no_model = absl::StrCat(
       "it was read from the tiktoken rank file ", path,
       ", which has ranks but no merges list (vocab.json, merges.txt and tokenizer.json need one)");
   return state;
+}
+
+// The id of a vocab entry of `hf`, longer than a byte and no added token, that no merge makes.
+std::optional<TokenId> EntryNoMergeMakes(const internal::HfTokenizer& hf) {
+  absl::flat_hash_set<std::string> made;
+  for (const auto& [left, right] : hf.merges) made.insert(left + right);
+  for (const auto& [token, id] : hf.specials) made.insert(token);
+  for (size_t id = 0; id < hf.vocab.size(); ++id) {
+    if (hf.vocab[id].size() > 1 && !made.contains(hf.vocab[id])) return static_cast<TokenId>(id);
+  }
+  return std::nullopt;
 }
 
 // A Hugging Face tokenizer.json of a byte-level BPE model; its added tokens are special.
@@ -229,18 +284,27 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
   for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
   for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
   absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::CreateWithIds(
-      hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex);
+      hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex, hf->ignore_merges);
   if (!t.ok()) return Prefixed(path, t.status());
-  auto state = std::make_shared<State>(*std::move(t), std::nullopt);
+  // bpeforge's files look a pre-token up whole (tiktoken's rule), which a vocab entry that no
+  // merge makes would become under merges alone.
+  std::string why_no_model;
+  if (std::optional<TokenId> id = hf->ignore_merges ? std::nullopt : EntryNoMergeMakes(*hf)) {
+    why_no_model = absl::StrCat(
+        path, " holds \"", absl::CHexEscape(hf->vocab[*id]), "\" (id ", *id,
+        "), which no merge makes, and its ignore_merges is false: its files would make that entry "
+        "a pre-token's id");
+  }
   // Saved as a bpeforge directory only when every id has a token, as vocab.json needs.
-  for (size_t id = 0; id < state->tokenizer.id_limit(); ++id) {
-    if (!state->tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value()) {
-      state->why_no_model = absl::StrCat(path, " leaves id ", id,
-                                         " without a token, and vocab.json cannot leave a gap");
-      return state;
+  for (size_t id = 0; why_no_model.empty() && id < t->id_limit(); ++id) {
+    if (!t->HasToken(static_cast<TokenId>(id))) {
+      why_no_model = absl::StrCat(path, " leaves id ", id,
+                                  " without a token, and vocab.json cannot leave a gap");
     }
   }
-  state->model = ModelOf(state->tokenizer, hf->merges);
+  if (why_no_model.empty()) return StateOf(*std::move(t), std::move(hf->merges));
+  auto state = std::make_shared<State>(*std::move(t));
+  state->why_no_model = std::move(why_no_model);
   return state;
 }
 

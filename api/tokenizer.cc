@@ -29,6 +29,45 @@ namespace bpeforge {
 
 namespace {
 
+// FNV-1a, 64 bits, over length-prefixed strings ("5:hello"), so that no two lists of strings
+// run together alike.
+class Fnv1a64 {
+ public:
+  void Add(absl::string_view bytes) {
+    Start(bytes.size());
+    More(bytes);
+  }
+  // A string in pieces: its length first, then each piece.
+  void Start(uint64_t length) { More(absl::StrCat(length, ":")); }
+  void More(absl::string_view bytes) {
+    for (unsigned char c : bytes) h_ = (h_ ^ c) * 0x100000001b3ull;
+  }
+  // The bytes of token `id` ("" where no token has it), a piece at a time: a long token is
+  // never spelled out whole (core/encode/long_tokens.h).
+  void AddToken(const internal::Tokenizer& t, TokenId id) {
+    if (!t.HasToken(id)) return Add("");
+    Start(t.TokenLength(id));
+    t.ForEachTokenPiece(id, [this](absl::string_view piece) { More(piece); });
+  }
+  std::string Hex() const { return absl::StrFormat("%016x", h_); }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ull;
+};
+
+constexpr absl::string_view kFingerprintPrefix = "ids-fnv1a64:";
+
+// The fingerprint that sidecars written before the current one record ("fnv1a64:"), which
+// also covered the pattern and the special tokens: their ids still decode.
+std::string EarlierFingerprint(const internal::Tokenizer& t) {
+  Fnv1a64 h;
+  h.Add(PatternName(t.pattern()));
+  if (t.pattern() == Pattern::kCustom) h.Add(t.custom_regex());
+  for (size_t id = 0; id < t.id_limit(); ++id) h.AddToken(t, static_cast<TokenId>(id));
+  for (const std::string& s : t.special_tokens().tokens()) h.Add(s);
+  return absl::StrCat("fnv1a64:", h.Hex());
+}
+
 using State = Tokenizer::State;
 
 absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
@@ -46,16 +85,15 @@ int ArenaThreads(int threads) { return internal::ThreadsToUse(threads); }
 }  // namespace
 
 absl::Status Tokenizer::Save(const std::string& dir) const {
-  if (!state_->model.has_value()) {
+  const BpeModel* model = state_->model();
+  if (model == nullptr) {
     return absl::FailedPreconditionError(
         absl::StrCat("this tokenizer cannot be saved: ", state_->why_no_model));
   }
-  return SaveTokenizer(*state_->model, dir);
+  return SaveTokenizer(*model, dir);
 }
 
-const BpeModel* Tokenizer::model() const {
-  return state_->model.has_value() ? &*state_->model : nullptr;
-}
+const BpeModel* Tokenizer::model() const { return state_->model(); }
 
 bool Tokenizer::from_rank_file() const { return state_->from_rank_file; }
 
@@ -107,6 +145,7 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
   internal::EncodeFilesOptions internal_options;
   internal_options.chunk_bytes = options.chunk_bytes;
   internal_options.progress = options.progress;
+  internal_options.cancel = options.cancel;
   internal_options.jsonl.field = options.input.jsonl_field;
   internal_options.jsonl.skip_bad_records = options.input.skip_bad_records;
   if (!options.separator_token.empty()) {
@@ -197,7 +236,8 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
                                                      " ids (", sidecar_path, "), not ",
                                                      IdTypeName(*options.id_type)));
     }
-    if (const std::string mine = Fingerprint(); meta.fingerprint != mine) {
+    if (const std::string mine = Fingerprint();
+        meta.fingerprint != mine && meta.fingerprint != EarlierFingerprint(state_->tokenizer)) {
       return absl::InvalidArgumentError(
           absl::StrCat(ids_path, " was encoded with another tokenizer (", sidecar_path, " says ",
                        meta.fingerprint, ", this one is ", mine, ")"));
@@ -221,7 +261,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
   // Check every id before writing anything, so that a bad file leaves no output.
   for (size_t i = 0; i < count; ++i) {
     const TokenId id = internal::IdAt(data.data(), i, width);
-    if (!state_->tokenizer.TokenBytes(id).has_value()) {
+    if (!state_->tokenizer.HasToken(id)) {
       return absl::InvalidArgumentError(
           absl::StrFormat("%s: id %d at index %d is not in the vocabulary (ids are below %d)",
                           ids_path, id, i, state_->tokenizer.id_limit()));
@@ -229,9 +269,7 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
   }
   std::string buffer;
   for (size_t i = 0; i < count; ++i) {
-    const absl::string_view bytes =
-        *state_->tokenizer.TokenBytes(internal::IdAt(data.data(), i, width));
-    buffer.append(bytes.data(), bytes.size());
+    state_->tokenizer.AppendTokenBytes(internal::IdAt(data.data(), i, width), &buffer);
     if (buffer.size() >= (1 << 20)) {
       if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
         return absl::CancelledError("decoding was cancelled");
@@ -259,20 +297,15 @@ absl::Status Tokenizer::DecodeFile(const std::string& ids_path, const DecodeFile
 }
 
 std::string Tokenizer::Fingerprint() const {
-  // FNV-1a over what decoding depends on (id -> bytes, special tokens, pattern): stable across
-  // runs and machines, unlike absl::Hash. It tells tokenizers apart; it does not authenticate.
-  uint64_t h = 0xcbf29ce484222325ull;
-  auto add = [&h](absl::string_view bytes) {
-    const std::string length = absl::StrCat(bytes.size(), ":");
-    for (absl::string_view part : {absl::string_view(length), bytes}) {
-      for (unsigned char c : part) h = (h ^ c) * 0x100000001b3ull;
-    }
-  };
-  add(PatternName(pattern()));
-  if (pattern() == Pattern::kCustom) add(custom_pattern());
-  for (size_t id = 0; id < id_limit(); ++id) add(TokenBytes(static_cast<TokenId>(id)).value_or(""));
-  for (const std::string& s : special_tokens()) add(s);
-  return absl::StrFormat("fnv1a64:%016x", h);
+  // FNV-1a over what decoding depends on, the bytes of every id (special tokens' included):
+  // stable across runs and machines, unlike absl::Hash. Tokenizers that decode every id alike
+  // have the same one, whatever their pattern or which of their tokens are special (GPT-2's
+  // vocab with and without <|endoftext|> as a special token). It tells tokenizers apart; it
+  // does not authenticate.
+  Fnv1a64 h;
+  for (size_t id = 0; id < id_limit(); ++id)
+    h.AddToken(state_->tokenizer, static_cast<TokenId>(id));
+  return absl::StrCat(kFingerprintPrefix, h.Hex());
 }
 
 std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {

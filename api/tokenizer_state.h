@@ -5,6 +5,8 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,15 +17,27 @@
 namespace bpeforge {
 
 struct Tokenizer::State {
-  State(internal::Tokenizer t, std::optional<BpeModel> m)
-      : tokenizer(std::move(t)), model(std::move(m)) {}
+  explicit State(internal::Tokenizer t) : tokenizer(std::move(t)) {}
   internal::Tokenizer tokenizer;
-  std::optional<BpeModel> model;  // absent for rank files and ids with gaps
-  std::string why_no_model;       // then, why (for Save's error)
+  // The model (vocab and merges as bytes), made by make_model when first asked for: the bytes
+  // of a vocabulary of long tokens are many times the memory its tokenizer takes
+  // (core/encode/long_tokens.h). Null for rank files and ids with gaps.
+  const BpeModel* model() const {
+    std::call_once(model_made_, [this] {
+      if (make_model) model_ = make_model();
+    });
+    return model_.has_value() ? &*model_ : nullptr;
+  }
+  std::function<BpeModel()> make_model;  // unset for rank files and ids with gaps
+  std::string why_no_model;              // then, why (for Save's error)
   bool from_rank_file = false;
   // Per-thread caches of recent pre-tokens for EncodeBatch, kept warm from call to call (a
   // batch of short texts gains most from them: 2x on TinyStories-like documents).
   mutable tbb::enumerable_thread_specific<internal::EncodeCache> batch_caches;
+
+ private:
+  mutable std::once_flag model_made_;
+  mutable std::optional<BpeModel> model_;
 };
 
 }  // namespace bpeforge

@@ -19,48 +19,51 @@
 namespace bpeforge {
 namespace {
 
-// The files of SaveTokenizer, from any spelling of the tokens.
+// The files of SaveTokenizer, from any spelling of the tokens; once `cancel` (when given) reads
+// true, none (Cancelled).
 absl::Status SaveFiles(const internal::TokenSpelling& tokens, const internal::Manifest& manifest,
-                       const std::string& dir) {
+                       const std::string& dir, const std::atomic<bool>* cancel = nullptr) {
   absl::StatusOr<internal::TiktokenTables> tables =
-      internal::TiktokenTablesOf(tokens, manifest.special_tokens);
+      internal::TiktokenTablesOf(tokens, manifest.special_tokens, cancel);
   if (!tables.ok()) return tables.status();
   const Pattern pattern = manifest.pattern;
   const std::string& regex = manifest.custom_regex;
   using internal::TextSink;
   return internal::WriteFilesAtomically(
-      dir, {
-               {internal::kVocabFile,
-                [&](TextSink& out) {
-                  internal::WriteVocabJson(tokens, out);
-                  return absl::OkStatus();
-                }},
-               {internal::kMergesFile,
-                [&](TextSink& out) {
-                  internal::WriteMergesTxt(tokens, out);
-                  return absl::OkStatus();
-                }},
-               {internal::kHfTokenizerFile,
-                [&](TextSink& out) {
-                  return internal::WriteHfTokenizerJson(*tables, tokens, pattern, regex, out);
-                }},
-               {internal::kTiktokenRanksFile,
-                [&](TextSink& out) {
-                  internal::WriteTiktokenRanks(*tables, tokens, out);
-                  return absl::OkStatus();
-                }},
-               {internal::kTiktokenJsonFile,
-                [&](TextSink& out) {
-                  internal::WriteTiktokenJson(*tables, tokens, pattern, regex, out);
-                  return absl::OkStatus();
-                }},
-               // Last, so that a manifest beside the files means the set is complete.
-               {internal::kManifestFile,
-                [&](TextSink& out) {
-                  out.Append(internal::FormatManifestJson(manifest));
-                  return absl::OkStatus();
-                }},
-           });
+      dir,
+      {
+          {internal::kVocabFile,
+           [&](TextSink& out) {
+             internal::WriteVocabJson(tokens, out);
+             return absl::OkStatus();
+           }},
+          {internal::kMergesFile,
+           [&](TextSink& out) {
+             internal::WriteMergesTxt(tokens, out);
+             return absl::OkStatus();
+           }},
+          {internal::kHfTokenizerFile,
+           [&](TextSink& out) {
+             return internal::WriteHfTokenizerJson(*tables, tokens, pattern, regex, out);
+           }},
+          {internal::kTiktokenRanksFile,
+           [&](TextSink& out) {
+             internal::WriteTiktokenRanks(*tables, tokens, out);
+             return absl::OkStatus();
+           }},
+          {internal::kTiktokenJsonFile,
+           [&](TextSink& out) {
+             internal::WriteTiktokenJson(*tables, tokens, pattern, regex, out);
+             return absl::OkStatus();
+           }},
+          // Last, so that a manifest beside the files means the set is complete.
+          {internal::kManifestFile,
+           [&](TextSink& out) {
+             out.Append(internal::FormatManifestJson(manifest));
+             return absl::OkStatus();
+           }},
+      },
+      cancel);
 }
 
 internal::Manifest ManifestOf(const TrainOptions& options,
@@ -112,8 +115,8 @@ absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
                                        const TrainOptions& options, const std::string& dir) {
   const internal::TrainedVocab& trained = result.trained;
   const internal::TreeSpelling tokens(trained.tokens, trained.special_tokens, options.layout);
-  BPEFORGE_RETURN_IF_ERROR(
-      SaveFiles(tokens, ManifestOf(options, trained.special_tokens, tokens.size()), dir));
+  BPEFORGE_RETURN_IF_ERROR(SaveFiles(
+      tokens, ManifestOf(options, trained.special_tokens, tokens.size()), dir, options.cancel));
   return result.stats;
 }
 

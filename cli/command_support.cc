@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -32,6 +34,21 @@ void OnStopSignal(int signal) {
 
 absl::Status NotWritable(absl::string_view flag, const std::string& path, absl::string_view why) {
   return absl::PermissionDeniedError(absl::StrCat(flag, " ", path, ": ", why));
+}
+
+// Makes a file in `dir` and removes it: whether files can be written there, found by writing
+// one (the outputs are written the same way, a temporary file beside each).
+absl::Status MakeAndRemoveFileIn(const std::string& dir, absl::string_view flag,
+                                 const std::string& path) {
+  std::string probe = (std::filesystem::path(dir) / ".bpeforge-check-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) {
+    return NotWritable(flag, path,
+                       absl::StrCat("cannot write in ", dir, ": ", std::strerror(errno)));
+  }
+  close(fd);
+  unlink(probe.c_str());
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -66,7 +83,15 @@ absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view 
   return value;
 }
 
-absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag) {
+MadeDirectories::~MadeDirectories() {
+  for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+    std::error_code ignored;
+    std::filesystem::remove(*it, ignored);  // an empty directory only
+  }
+}
+
+absl::Status MakeWritableDir(const std::string& dir, absl::string_view flag,
+                             MadeDirectories* made) {
   if (dir.empty()) return absl::InvalidArgumentError(absl::StrCat(flag, " is empty"));
   if (dir == "-") {
     return absl::InvalidArgumentError(
@@ -74,17 +99,26 @@ absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag) {
                      " -: the output is a directory of files; standard output cannot hold "
                      "them"));
   }
+  namespace fs = std::filesystem;
   std::error_code ec;
-  std::filesystem::path p = std::filesystem::absolute(dir, ec);
-  while (!p.empty() && !std::filesystem::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
-  if (!std::filesystem::is_directory(p, ec)) {
-    return NotWritable(flag, dir, absl::StrCat(p.string(), " is not a directory"));
+  const fs::path target = fs::absolute(dir, ec);
+  std::vector<fs::path> missing;  // innermost first
+  for (fs::path p = target; !p.empty() && !fs::exists(fs::symlink_status(p, ec));
+       p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
   }
-  if (access(p.c_str(), W_OK | X_OK) != 0) {
-    return NotWritable(flag, dir,
-                       absl::StrCat("cannot write in ", p.string(), ": ", std::strerror(errno)));
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (mkdir(it->c_str(), 0777) != 0 && errno != EEXIST) {
+      return NotWritable(flag, dir,
+                         absl::StrCat("cannot create ", it->string(), ": ", std::strerror(errno)));
+    }
+    made->made_.push_back(it->string());
   }
-  return absl::OkStatus();
+  if (!fs::is_directory(target, ec)) {
+    return NotWritable(flag, dir, absl::StrCat(target.string(), " is not a directory"));
+  }
+  return MakeAndRemoveFileIn(target.string(), flag, dir);
 }
 
 absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) {
@@ -108,11 +142,7 @@ absl::Status CheckWritableFile(const std::string& path, absl::string_view flag) 
   if (!std::filesystem::is_directory(parent, ec)) {
     return NotWritable(flag, path, absl::StrCat("no directory ", parent.string()));
   }
-  if (access(parent.c_str(), W_OK | X_OK) != 0) {
-    return NotWritable(
-        flag, path, absl::StrCat("cannot write in ", parent.string(), ": ", std::strerror(errno)));
-  }
-  return absl::OkStatus();
+  return MakeAndRemoveFileIn(parent.string(), flag, path);
 }
 
 std::optional<std::pair<dev_t, ino_t>> RegularFileId(const std::string& path) {
@@ -186,6 +216,13 @@ int Fail(absl::string_view command, const absl::Status& status) {
   std::fprintf(stderr, "bpeforge %.*s: error: %s\n", static_cast<int>(command.size()),
                command.data(), message.c_str());
   return 1;
+}
+
+int UsageFail(const absl::Status& status) {
+  if (ranks::Leader()) {
+    std::fprintf(stderr, "bpeforge: error: %s (see --help)\n", Printable(status.message()).c_str());
+  }
+  return 2;
 }
 
 uint64_t PeakRssBytes() {

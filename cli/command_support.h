@@ -28,10 +28,30 @@ absl::StatusOr<uint64_t> ParseDecimal(absl::string_view text, absl::string_view 
 // --pattern VALUE, as ParsePatternOrRegex reads it; errors name the flag.
 absl::Status ParsePatternFlag(const std::string& value, Pattern* pattern, std::string* custom);
 
-// An error unless `dir` is, or can be created as, a writable directory.
-absl::Status CheckWritableDir(const std::string& dir, absl::string_view flag);
-// An error unless a file can be written (by rename) at `path`, or `path` is a pipe, a terminal
-// or a device that can be written.
+// Directories a command made for its output (MakeWritableDir), removed again, if still empty,
+// unless Keep() is called once the command succeeded: a failed or stopped command leaves the
+// tree as it was.
+class MadeDirectories {
+ public:
+  MadeDirectories() = default;
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories();
+  void Keep() { made_.clear(); }
+
+ private:
+  friend absl::Status MakeWritableDir(const std::string& dir, absl::string_view flag,
+                                      MadeDirectories* made);
+  std::vector<std::string> made_;  // outermost first
+};
+
+// Destinations are checked by making them, not by predicting from permission bits (which, as
+// root, pass /proc, /sys and read-only mounts, where making then fails after the work).
+// MakeWritableDir makes `dir` and its missing parents (recorded in *made) and a file in it,
+// removed at once; CheckWritableFile makes a file beside `path` (where it is written by
+// rename), removed at once, or, where `path` is a pipe, a terminal or a device, checks that it
+// can be written.
+absl::Status MakeWritableDir(const std::string& dir, absl::string_view flag, MadeDirectories* made);
 absl::Status CheckWritableFile(const std::string& path, absl::string_view flag);
 // `text` with its control characters escaped (\n, \t, \x1b, ...), for a file's name in what
 // a command prints: a name may hold a line break or a terminal's escape sequence, which would
@@ -61,6 +81,10 @@ int StopSignal();  // the signal that set the flag, or 0
 // Prints "bpeforge COMMAND: error: MESSAGE" (or, after a stop signal, that the command was
 // stopped and wrote nothing) and returns the exit status: 1, or 128 + the signal.
 int Fail(absl::string_view command, const absl::Status& status);
+
+// For a flag's value out of its range or set, found once the flags are parsed: prints
+// "bpeforge: error: MESSAGE (see --help)", as CLI11's own usage errors read, and returns 2.
+int UsageFail(const absl::Status& status);
 
 // Peak resident set size of this process so far, in bytes.
 uint64_t PeakRssBytes();

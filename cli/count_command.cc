@@ -39,6 +39,11 @@ int Summarize(const CountArgs& args, const std::vector<std::string>& inputs,
 
 int RunCount(const CountArgs& args) {
   const Stopwatch stopwatch;
+  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
+  if (!threads.ok()) return UsageFail(threads.status());
+  absl::StatusOr<uint64_t> chunk =
+      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
+  if (!chunk.ok()) return UsageFail(chunk.status());
   TrainOptions options;
   options.special_tokens = args.special_tokens;
   options.input = InputOptionsOf(args.input);
@@ -51,11 +56,6 @@ int RunCount(const CountArgs& args) {
       !s.ok()) {
     return Fail(s);
   }
-  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
-  if (!threads.ok()) return Fail(threads.status());
-  absl::StatusOr<uint64_t> chunk =
-      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
-  if (!chunk.ok()) return Fail(chunk.status());
   options.threads = static_cast<int>(*threads);
   options.chunk_bytes = *chunk;
   if (args.merge && (!args.special_tokens.empty() || args.pattern != "gpt2")) {
@@ -137,7 +137,7 @@ int Summarize(const CountArgs& args, const std::vector<std::string>& inputs,
                StoredRate(counted.input, seconds).c_str(), PeakRssBytes() / 1e6,
                ranks::DescribeRankPeaks(rank_peaks).c_str(), Printable(args.out).c_str());
   if (uint64_t chunk = 0; !args.merge && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(counted.input, chunk).c_str(), summary);
+    std::fputs(InputNotes(counted.input, chunk).c_str(), summary);
   }
   return 0;
 }

@@ -31,15 +31,15 @@ struct EncodeArgs {
 int Fail(const absl::Status& status) { return cli::Fail("encode", status); }
 
 int RunEncode(const EncodeArgs& args) {
+  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
+  if (!threads.ok()) return UsageFail(threads.status());
+  absl::StatusOr<uint64_t> chunk =
+      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
+  if (!chunk.ok()) return UsageFail(chunk.status());
   absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
   if (!tokenizer.ok()) return Fail(tokenizer.status());
   absl::StatusOr<IdType> id_type = ParseIdType(args.dtype);
   if (!id_type.ok()) return Fail(id_type.status());
-  absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
-  if (!threads.ok()) return Fail(threads.status());
-  absl::StatusOr<uint64_t> chunk =
-      ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
-  if (!chunk.ok()) return Fail(chunk.status());
   if (absl::Status s = CheckWritableFile(args.output, "--output"); !s.ok()) return Fail(s);
   const std::vector<std::string> outputs = {args.output, args.output + ".json"};  // and sidecar
   std::vector<std::string> not_text = TokenizerFiles(args.tokenizer);
@@ -90,7 +90,7 @@ int RunEncode(const EncodeArgs& args) {
                StoredRate(stats->input, s).c_str(), PeakRssBytes() / 1e6,
                Printable(args.output).c_str(), args.dtype.c_str());
   if (uint64_t chunk = 0; absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(stats->input, chunk).c_str(), summary);
+    std::fputs(InputNotes(stats->input, chunk).c_str(), summary);
   }
   return 0;
 }

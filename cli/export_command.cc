@@ -31,10 +31,12 @@ int RunExport(const ExportArgs& args) {
     }
     out = args.tokenizer.dir;
   }
-  if (absl::Status s = CheckWritableDir(out, "--out"); !s.ok()) return Fail(s);
+  MadeDirectories made;  // removed again unless the export succeeds
+  if (absl::Status s = MakeWritableDir(out, "--out", &made); !s.ok()) return Fail(s);
   absl::StatusOr<Tokenizer> tokenizer = LoadTokenizer(args.tokenizer);
   if (!tokenizer.ok()) return Fail(tokenizer.status());
   if (absl::Status s = tokenizer->Save(out); !s.ok()) return Fail(s);
+  made.Keep();
   // The ids whose bytes an earlier ordinary id has, which the single-id formats leave out.
   absl::flat_hash_set<absl::string_view> seen, specials;
   for (const std::string& s : tokenizer->special_tokens()) specials.insert(s);

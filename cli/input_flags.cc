@@ -20,7 +20,12 @@ void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what) {
   cmd->add_option("--jsonl-field", flags->jsonl_field,
                   "Read every input as JSON Lines and take this string field of each record as "
                   "one document (default: files named *.jsonl, *.ndjson, *.json, also under "
-                  ".gz/.zst/.xz, are JSON Lines with the field \"text\")");
+                  ".gz/.zst/.xz, are JSON Lines with the field \"text\")")
+      ->check(CLI::Validator(
+          [](const std::string& name) {
+            return name.empty() ? std::string("must name a field, not be empty") : std::string();
+          },
+          "NAME"));
   cmd->add_flag("--skip-bad-records", flags->skip_bad_records,
                 "Pass over bad JSON Lines records (not an object, the field missing or not a "
                 "string, invalid UTF-8) and count them in the summary, rather than stop at the "
@@ -105,12 +110,24 @@ std::string DescribeRead(uint64_t text_bytes, size_t files, const InputStats& in
   return s;
 }
 
-std::string LargePieceNote(const InputStats& input, uint64_t chunk_bytes) {
-  if (chunk_bytes == 0 || input.largest_piece_bytes < 16 * chunk_bytes) return "";
-  return absl::StrFormat(
-      "note: %.1f MB of text had no safe cut point (see README, \"Where the text is cut\"), "
-      "so one thread took it whole\n",
-      input.largest_piece_bytes / 1e6);
+std::string InputNotes(const InputStats& input, uint64_t chunk_bytes) {
+  std::string notes;
+  if (chunk_bytes > 0 && input.largest_piece_bytes >= 16 * chunk_bytes) {
+    absl::StrAppendFormat(
+        &notes,
+        "note: %.1f MB of text had no safe cut point (see README, \"Where the text is cut\"), "
+        "so one thread took it whole\n",
+        input.largest_piece_bytes / 1e6);
+  }
+  // zstd's default limit, which `zstd -d` keeps unless given --long or --memory.
+  constexpr uint64_t kDefaultWindow = uint64_t{1} << 27;
+  if (input.largest_window_bytes > kDefaultWindow) {
+    absl::StrAppendFormat(&notes,
+                          "note: a zstd stream needed a %d MiB decompression window (it was "
+                          "written with --long), which was held in memory while it was read\n",
+                          input.largest_window_bytes >> 20);
+  }
+  return notes;
 }
 
 std::string StoredRate(const InputStats& input, double seconds) {

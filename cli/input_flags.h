@@ -40,9 +40,10 @@ InputOptions InputOptionsOf(const InputFlags& flags);
 // "1016.3 MB of text in 3 file(s)", then what compression and JSON Lines add: "(352.1 MB as
 // stored), 250000 documents, 2 bad records skipped".
 std::string DescribeRead(uint64_t text_bytes, size_t files, const InputStats& input);
-// A line for the summary when a piece of at least 16 chunks had no safe cut (one thread took
-// it whole, however many were given), else "".
-std::string LargePieceNote(const InputStats& input, uint64_t chunk_bytes);
+// Lines for the summary, else "": a piece of at least 16 chunks had no safe cut (one thread
+// took it whole, however many were given); a compressed stream needed a decompression window
+// beyond zstd's default limit (files written with `zstd --long`), held in memory as it was read.
+std::string InputNotes(const InputStats& input, uint64_t chunk_bytes);
 // ", 73 MB/s as stored" for compressed inputs, else "".
 std::string StoredRate(const InputStats& input, double seconds);
 

@@ -59,6 +59,7 @@ std::string StatsJson(const TrainStats& s, double seconds_in_all, uint64_t peak_
   j["documents"] = s.input.documents;
   j["skipped_records"] = s.input.skipped_records;
   j["largest_piece_bytes"] = s.input.largest_piece_bytes;
+  j["largest_window_bytes"] = s.input.largest_window_bytes;
   j["pretokens"] = s.pretokens;
   j["distinct_pretokens"] = s.distinct_pretokens;
   j["merges"] = s.merges;
@@ -128,18 +129,18 @@ int RunTrain(const TrainArgs& args) {
   TrainOptions options;
   absl::StatusOr<uint64_t> vocab_size =
       ParseDecimal(args.vocab_size, "--vocab-size", 1, kMaxVocabSize);
-  if (!vocab_size.ok()) return Fail(vocab_size.status());
+  if (!vocab_size.ok()) return UsageFail(vocab_size.status());
   absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, kMaxThreads);
-  if (!threads.ok()) return Fail(threads.status());
+  if (!threads.ok()) return UsageFail(threads.status());
   absl::StatusOr<uint64_t> chunk =
       ParseDecimal(args.chunk_bytes, "--chunk-bytes", 1, uint64_t{1} << 40);
-  if (!chunk.ok()) return Fail(chunk.status());
+  if (!chunk.ok()) return UsageFail(chunk.status());
   absl::StatusOr<uint64_t> min_frequency =
       ParseDecimal(args.min_frequency, "--min-frequency", 0, UINT64_MAX);
-  if (!min_frequency.ok()) return Fail(min_frequency.status());
+  if (!min_frequency.ok()) return UsageFail(min_frequency.status());
   absl::StatusOr<uint64_t> max_token_length =
       ParseDecimal(args.max_token_length, "--max-token-length", 0, uint64_t{1} << 40);
-  if (!max_token_length.ok()) return Fail(max_token_length.status());
+  if (!max_token_length.ok()) return UsageFail(max_token_length.status());
   options.min_frequency = *min_frequency;
   options.max_token_length = *max_token_length;
   options.vocab_size = *vocab_size;
@@ -166,8 +167,9 @@ int RunTrain(const TrainArgs& args) {
   // Every destination is checked before the work, which may take hours (by the leader, which
   // alone writes; under mpirun all ranks stop if it fails).
   absl::Status checked;
+  MadeDirectories made_dirs;  // removed again unless the tokenizer is written
   if (ranks::Leader()) {
-    checked = CheckWritableDir(args.out_dir, "--out");
+    checked = MakeWritableDir(args.out_dir, "--out", &made_dirs);
     for (const std::string& file : written) {
       if (checked.ok()) checked = CheckNotAnInput(file, "--out", *inputs);
     }
@@ -204,6 +206,7 @@ int RunTrain(const TrainArgs& args) {
   }
   progress.Finish();
   std::fputs(ranks::DescribeExchange(all.sent).c_str(), SummaryStream(args.stats_json));
+  if (result.ok()) made_dirs.Keep();
   return ranks::ExitCode(Finish(args, *inputs, result, all.peaks, stopwatch));
 }
 
@@ -257,7 +260,7 @@ int Finish(const TrainArgs& args, const std::vector<std::string>& inputs,
       seconds, threads_note.c_str(), rate.c_str(), peak / 1e6, rank_note.c_str(),
       Printable(args.out_dir).c_str());
   if (uint64_t chunk = 0; !args.counts && absl::SimpleAtoi(args.chunk_bytes, &chunk)) {
-    std::fputs(LargePieceNote(s.input, chunk).c_str(), summary);
+    std::fputs(InputNotes(s.input, chunk).c_str(), summary);
   }
   if (!args.stats_json.empty()) {
     if (absl::Status st =

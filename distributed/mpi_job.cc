@@ -187,9 +187,10 @@ absl::StatusOr<std::optional<CountedText>> MpiJob::Count(const std::vector<std::
                        local->input.skipped_records};
   uint64_t sums[6] = {};
   MPI_Reduce(stats, sums, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  uint64_t largest_piece = 0;
-  MPI_Reduce(&local->input.largest_piece_bytes, &largest_piece, 1, MPI_UINT64_T, MPI_MAX, 0,
-             MPI_COMM_WORLD);
+  const uint64_t local_largest[2] = {local->input.largest_piece_bytes,
+                                     local->input.largest_window_bytes};
+  uint64_t largest[2] = {};
+  MPI_Reduce(local_largest, largest, 2, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank_ != 0) return std::nullopt;
 
   CountedText out;
@@ -198,7 +199,7 @@ absl::StatusOr<std::optional<CountedText>> MpiJob::Count(const std::vector<std::
   out.special_tokens = local->special_tokens;
   out.bytes = sums[0];
   out.pretokens = sums[1];
-  out.input = {sums[2], sums[3], sums[4], sums[5], largest_piece};
+  out.input = {sums[2], sums[3], sums[4], sums[5], largest[0], largest[1]};
   for (int r = 0; r < size_; ++r) {
     const char* begin = all.data() + static_cast<size_t>(at[r]) * kBlock;
     ForEachRecord(begin, begin + static_cast<size_t>(blocks[r]) * kBlock,

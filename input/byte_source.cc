@@ -5,12 +5,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+// For ZSTD_getFrameHeader, which tells a frame's window size (exported by the shared library
+// since zstd 1.3; only its declaration is kept apart).
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/internal/file_status.h"
 #include "core/internal/status_macros.h"
@@ -19,6 +23,26 @@ namespace bpeforge::internal {
 namespace {
 
 constexpr size_t kInputBuffer = 1 << 17;
+constexpr absl::string_view kGzipMagic("\x1f\x8b", 2);
+constexpr absl::string_view kXzMagic(
+    "\xfd"
+    "7zXZ\0",
+    6);
+constexpr absl::string_view kZstdMagic("\x28\xb5\x2f\xfd", 4);
+
+// Whether `next` and `magic` agree as far as both go.
+bool AgreesWith(absl::string_view next, absl::string_view magic) {
+  const size_t n = std::min(next.size(), magic.size());
+  return next.substr(0, n) == magic.substr(0, n);
+}
+// The same for a zstd skippable frame's magic, 0x184D2A50 to 0x184D2A5F (little-endian): pzstd
+// starts every file with such a frame.
+bool AgreesWithSkippableFrame(absl::string_view next) {
+  return !next.empty() && (static_cast<unsigned char>(next[0]) & 0xf0) == 0x50 &&
+         AgreesWith(next.substr(1), "\x2a\x4d\x18");
+}
+// The largest zstd window decoded: 2 GiB, as `zstd -d --long=31` (ZSTD_WINDOWLOG_MAX_64).
+constexpr int kMaxZstdWindowLog = 31;
 
 // The raw bytes of a file descriptor, with a small buffer for the decoders to read from.
 class RawInput {
@@ -93,7 +117,9 @@ class PlainSource : public ByteSource {
 };
 
 // The decoders share one loop: refill the input buffer when it is empty, run the decoder,
-// return what it produced; an end of input before the end of the stream is a truncation.
+// return what it produced; an end of input before the end of the stream is a truncation, and
+// bytes after a stream that cannot start another are named as such (trailing garbage), not
+// taken for a damaged stream.
 class DecoderSource : public ByteSource {
  public:
   explicit DecoderSource(std::unique_ptr<RawInput> in) : in_(std::move(in)), input_(kInputBuffer) {}
@@ -108,8 +134,15 @@ class DecoderSource : public ByteSource {
         end_ = *n;
         eof_ = *n == 0;
       }
+      const absl::string_view next(input_.data() + begin_, end_ - begin_);
+      if (at_frame_end_ && !next.empty() && !CouldStartStream(next)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            in_->path(), ": the ", CompressionName(compression()),
+            " data ends at compressed byte offset ", in_->consumed() - next.size(),
+            " and is followed by bytes that are not ", CompressionName(compression())));
+      }
       size_t used = 0, produced = 0;
-      absl::Status s = Step(input_.data() + begin_, end_ - begin_, &used, buffer, size, &produced);
+      absl::Status s = Step(next.data(), next.size(), &used, buffer, size, &produced);
       if (!s.ok()) return s;
       begin_ += used;
       if (produced > 0) return produced;
@@ -125,6 +158,9 @@ class DecoderSource : public ByteSource {
   // consumed so far ends a whole stream (another may follow: concatenated files).
   virtual absl::Status Step(const char* in, size_t in_size, size_t* used, char* out,
                             size_t out_size, size_t* produced) = 0;
+  // Whether bytes after a whole stream (at least one) may start another: a prefix of the
+  // format's magic number, or padding the format allows there.
+  virtual bool CouldStartStream(absl::string_view next) const = 0;
   const RawInput& raw() const { return *in_; }
   bool at_frame_end_ = true;  // nothing started yet: an empty file is an empty stream
 
@@ -144,6 +180,9 @@ class GzipSource : public DecoderSource {
   Compression compression() const override { return Compression::kGzip; }
 
  protected:
+  bool CouldStartStream(absl::string_view next) const override {
+    return AgreesWith(next, kGzipMagic);
+  }
   absl::Status Step(const char* in, size_t in_size, size_t* used, char* out, size_t out_size,
                     size_t* produced) override {
     if (in_size == 0 && at_frame_end_) return absl::OkStatus();
@@ -172,66 +211,122 @@ class GzipSource : public DecoderSource {
   z_stream z_{};
 };
 
+// Each stream is decoded on its own (not with LZMA_CONCATENATED), so that where one ends is
+// known: what follows must be stream padding (zero bytes, a multiple of four) or another stream.
 class XzSource : public DecoderSource {
  public:
   explicit XzSource(std::unique_ptr<RawInput> in) : DecoderSource(std::move(in)) {
-    init_ = lzma_stream_decoder(&s_, UINT64_MAX, LZMA_CONCATENATED);
+    init_ = lzma_stream_decoder(&s_, UINT64_MAX, 0);
   }
   ~XzSource() override { lzma_end(&s_); }
   Compression compression() const override { return Compression::kXz; }
 
  protected:
+  bool CouldStartStream(absl::string_view next) const override {
+    const size_t zeros = std::min(next.find_first_not_of('\0'), next.size());
+    return AgreesWith(next.substr(zeros), kXzMagic);
+  }
   absl::Status Step(const char* in, size_t in_size, size_t* used, char* out, size_t out_size,
                     size_t* produced) override {
+    *used = *produced = 0;
     if (init_ != LZMA_OK) return Corrupt(raw(), Compression::kXz, "not decodable (no decoder)");
-    if (done_) return absl::OkStatus();  // the decoder said the last stream ended
+    if (between_streams_) {
+      while (*used < in_size && in[*used] == '\0') ++*used;
+      padding_ += *used;
+      at_frame_end_ = padding_ % 4 == 0;  // the end may come here, after whole padding
+      if (*used == in_size) return absl::OkStatus();
+      if (padding_ % 4 != 0) {
+        return Corrupt(raw(), Compression::kXz,
+                       "padded with a number of zero bytes that is not "
+                       "a multiple of four");
+      }
+      lzma_end(&s_);
+      s_ = LZMA_STREAM_INIT;
+      init_ = lzma_stream_decoder(&s_, UINT64_MAX, 0);
+      between_streams_ = false;
+      return absl::OkStatus();
+    }
+    if (in_size == 0 && at_frame_end_) return absl::OkStatus();
     s_.next_in = reinterpret_cast<const uint8_t*>(in);
     s_.avail_in = in_size;
     s_.next_out = reinterpret_cast<uint8_t*>(out);
     s_.avail_out = out_size;
-    // With LZMA_CONCATENATED the decoder needs LZMA_FINISH to know the input has ended.
     const lzma_ret rc = lzma_code(&s_, in_size == 0 ? LZMA_FINISH : LZMA_RUN);
     *used = in_size - s_.avail_in;
     *produced = out_size - s_.avail_out;
-    at_frame_end_ = rc == LZMA_STREAM_END;
-    done_ = rc == LZMA_STREAM_END;
     if (rc != LZMA_OK && rc != LZMA_STREAM_END && rc != LZMA_BUF_ERROR) {
       return Corrupt(raw(), Compression::kXz, "corrupted");
     }
-    if (rc == LZMA_BUF_ERROR && in_size == 0) at_frame_end_ = false;
+    if (*used > 0 || *produced > 0) at_frame_end_ = false;
+    if (rc == LZMA_STREAM_END) {  // another stream may follow
+      at_frame_end_ = true;
+      between_streams_ = true;
+      padding_ = 0;
+    }
     return absl::OkStatus();
   }
 
  private:
   lzma_stream s_ = LZMA_STREAM_INIT;
-  bool done_ = false;
   lzma_ret init_ = LZMA_OK;
+  bool between_streams_ = false;
+  uint64_t padding_ = 0;  // zero bytes since the last stream ended
 };
 
 class ZstdSource : public DecoderSource {
  public:
   explicit ZstdSource(std::unique_ptr<RawInput> in)
-      : DecoderSource(std::move(in)), d_(ZSTD_createDStream()) {}
+      : DecoderSource(std::move(in)), d_(ZSTD_createDStream()) {
+    // Windows up to what `zstd -d --long=31` accepts: files written with --long=28 or more
+    // need more than the library's default limit (2^27 bytes).
+    ZSTD_DCtx_setParameter(d_, ZSTD_d_windowLogMax, kMaxZstdWindowLog);
+  }
   ~ZstdSource() override { ZSTD_freeDStream(d_); }
   Compression compression() const override { return Compression::kZstd; }
+  uint64_t window_bytes() const override { return window_bytes_; }
 
  protected:
+  bool CouldStartStream(absl::string_view next) const override {
+    return AgreesWith(next, kZstdMagic) || AgreesWithSkippableFrame(next);
+  }
   absl::Status Step(const char* in, size_t in_size, size_t* used, char* out, size_t out_size,
                     size_t* produced) override {
     // A complete frame has no output pending; otherwise it is called even without new input.
     if (in_size == 0 && at_frame_end_) return absl::OkStatus();
+    if (at_frame_end_) {  // a frame (perhaps a skippable one) starts at `in`
+      head_.clear();
+      reading_head_ = true;
+    }
     ZSTD_inBuffer input{in, in_size, 0};
     ZSTD_outBuffer output{out, out_size, 0};
     const size_t rc = ZSTD_decompressStream(d_, &output, &input);
     *used = input.pos;
     *produced = output.pos;
     if (ZSTD_isError(rc)) return Corrupt(raw(), Compression::kZstd, ZSTD_getErrorName(rc));
+    if (reading_head_) NoteFrameHeader(absl::string_view(in, *used));
     if (*used > 0 || *produced > 0) at_frame_end_ = rc == 0;  // another frame may follow
     return absl::OkStatus();
   }
 
  private:
+  // Reads the window size from a frame's first bytes as they are consumed (skippable frames
+  // have none: the decoder skips them itself).
+  void NoteFrameHeader(absl::string_view consumed) {
+    const absl::string_view more = consumed.substr(0, ZSTD_FRAMEHEADERSIZE_MAX - head_.size());
+    head_.append(more.data(), more.size());
+    ZSTD_frameHeader header;
+    const size_t rc = ZSTD_getFrameHeader(&header, head_.data(), head_.size());
+    if (rc > 0 && !ZSTD_isError(rc)) return;  // more bytes needed
+    reading_head_ = false;
+    if (rc == 0 && header.frameType == ZSTD_frame) {
+      window_bytes_ = std::max<uint64_t>(window_bytes_, header.windowSize);
+    }
+  }
+
   ZSTD_DStream* d_;
+  std::string head_;  // the first bytes of the current frame, until its header is read
+  bool reading_head_ = false;
+  uint64_t window_bytes_ = 0;
 };
 
 absl::StatusOr<std::unique_ptr<RawInput>> OpenRaw(const std::string& path) {
@@ -270,12 +365,10 @@ absl::Status CheckSupportedFormat(absl::string_view head, const std::string& pat
 }  // namespace
 
 Compression DetectCompression(absl::string_view head) {
-  if (head.substr(0, 2) == "\x1f\x8b") return Compression::kGzip;
-  if (head.substr(0, 6) == absl::string_view("\xfd"
-                                             "7zXZ\0",
-                                             6))
-    return Compression::kXz;
-  if (head.substr(0, 4) == "\x28\xb5\x2f\xfd") return Compression::kZstd;
+  if (absl::StartsWith(head, kGzipMagic)) return Compression::kGzip;
+  if (absl::StartsWith(head, kXzMagic)) return Compression::kXz;
+  if (absl::StartsWith(head, kZstdMagic)) return Compression::kZstd;
+  if (head.size() >= 4 && AgreesWithSkippableFrame(head)) return Compression::kZstd;
   return Compression::kNone;
 }
 

@@ -45,6 +45,9 @@ class ByteSource {
   // Bytes read from the file so far (compressed), for progress.
   virtual uint64_t consumed() const = 0;
   virtual Compression compression() const = 0;
+  // The largest window a frame read so far needs (zstd; 0 for the others): a decoder holds
+  // that many bytes of memory. zstd's default limit is 128 MiB; `zstd --long=N` writes 2^N.
+  virtual uint64_t window_bytes() const { return 0; }
 };
 
 // "-" is standard input (which may itself be compressed).

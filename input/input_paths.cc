@@ -45,29 +45,39 @@ absl::Status WalkDirectory(const std::string& dir, const std::vector<std::string
     return absl::InvalidArgumentError(absl::StrCat(
         dir, ": a tokenizer folder written by bpeforge (it holds ", kManifestFile, "), not text"));
   }
+  // Each directory listed on its own, so that an error (a subfolder removed meanwhile, one
+  // that cannot be read) names the directory it is about.
   std::vector<std::string> found, own;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    const std::string path = it->path().string();
-    if (it->is_directory(ec)) {
-      if (!name.empty() && name[0] == '.') {
-        it.disable_recursion_pending();
-      } else if (IsTokenizerFolder(path)) {
-        it.disable_recursion_pending();
-        own.push_back(path);
+  std::vector<std::string> pending = {dir};
+  while (!pending.empty()) {
+    const std::string listed = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(listed, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      const std::string path = it->path().string();
+      // A link to nothing (or to a loop) is neither a file nor a folder: passed over.
+      std::error_code entry_ec;
+      if (it->is_directory(entry_ec)) {
+        if (it->is_symlink(entry_ec) || (!name.empty() && name[0] == '.')) continue;
+        if (IsTokenizerFolder(path)) {
+          own.push_back(path);
+        } else {
+          pending.push_back(path);
+        }
+        continue;
       }
-      continue;
+      if (name.empty() || name[0] == '.' || !it->is_regular_file(entry_ec) ||
+          !Matches(name, include)) {
+        continue;
+      }
+      const bool ours = (absl::EndsWith(name, ".json") && IsIdsSidecar(path)) ||
+                        IsIdsSidecar(IdsSidecarPath(path)) || (!count_files && IsCountsFile(path));
+      (ours ? own : found).push_back(path);
     }
-    if (name.empty() || name[0] == '.' || !it->is_regular_file(ec) || !Matches(name, include)) {
-      continue;
-    }
-    const bool ours = (absl::EndsWith(name, ".json") && IsIdsSidecar(path)) ||
-                      IsIdsSidecar(IdsSidecarPath(path)) || (!count_files && IsCountsFile(path));
-    (ours ? own : found).push_back(path);
+    if (ec) return ErrnoStatus(ec.value(), "cannot list the directory", listed);
   }
-  if (ec) return ErrnoStatus(ec.value(), "cannot list the directory", dir);
   if (found.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         dir, ": the directory holds no input file",

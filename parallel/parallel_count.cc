@@ -47,6 +47,10 @@ struct Chunk {
   size_t begin, end;
 };
 
+// Mapped files are read this many at a time (at most), so that a corpus of thousands of shards
+// never has them all mapped at once.
+constexpr size_t kFilesAtOnce = 128;
+
 // FindChunkBounds for a mapped file, which leaves none of the file mapped. Looking at a cut
 // touches its page, and the kernel maps the cached pages around it: 64 KB on some kernels, the
 // whole large folio on others, where the pages around all the cuts came to 125-470 MiB of peak
@@ -150,22 +154,23 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   if (!made.ok()) return made.status();
   const std::unique_ptr<PreTokenizer> pretokenizer = *std::move(made);
 
-  // Plain text and JSON Lines in regular files are mapped and cut up front; standard input,
-  // compressed files and pipes are read as a stream and cut as the bytes arrive (StreamCutter).
-  // Both feed the same per-thread maps.
+  // Plain text and JSON Lines in regular files are mapped and cut, a batch of files at a time;
+  // standard input, compressed files and pipes are read as a stream and cut as the bytes arrive
+  // (StreamCutter), one file at a time. Both feed the same per-thread maps. Other files that
+  // cannot be mapped (pipes named as files, /proc files) are read whole now.
   std::vector<MappedFile> files(paths.size());
-  std::vector<char> jsonl(paths.size());  // whether paths[f] is JSON Lines
-  std::vector<size_t> streamed;
-  std::vector<Chunk> chunks;
+  std::vector<uint64_t> sizes(paths.size());  // of the mapped files, as stat gives them
+  std::vector<char> jsonl(paths.size());      // whether paths[f] is JSON Lines
+  std::vector<size_t> mapped, streamed;
   uint64_t total = 0;  // bytes to read: mapped text, compressed files; 0 when unknown
   bool total_known = true;
   for (size_t f = 0; f < paths.size(); ++f) {
     jsonl[f] = options.jsonl.IsJsonl(paths[f]);
     absl::StatusOr<bool> stream = IsStreamedInput(paths[f], jsonl[f]);
     if (!stream.ok()) return stream.status();
+    struct stat st;
     if (*stream) {
       streamed.push_back(f);
-      struct stat st;
       if (paths[f] == "-") {
         total_known = false;
       } else if (stat(paths[f].c_str(), &st) != 0) {
@@ -175,33 +180,28 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
       }
       continue;
     }
+    mapped.push_back(f);
+    if (stat(paths[f].c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      sizes[f] = static_cast<uint64_t>(st.st_size);  // mapped when its batch comes
+      continue;
+    }
     absl::StatusOr<MappedFile> file = MappedFile::Open(paths[f]);
     if (!file.ok()) return file.status();
     files[f] = *std::move(file);
+    sizes[f] = files[f].data().size();
   }
   // With shares, a mapped chunk belongs to the share its first byte falls in, counting the
   // bytes of all mapped files in order; a streamed file, which cannot be split, to share
   // (its index among the streamed ones) mod shares.
   const size_t shares = std::max<size_t>(options.shares, 1);
-  uint64_t mapped_total = 0, mapped_before = 0;
-  for (const MappedFile& file : files) mapped_total += file.data().size();
-  for (size_t f = 0; f < files.size(); ++f) {
-    if (files[f].path().empty()) continue;  // streamed
-    std::vector<size_t> bounds =
-        FindMappedChunkBounds(files[f], jsonl[f], specials, options.chunk_bytes, options.pattern);
-    for (size_t i = 0; i + 1 < bounds.size(); ++i) {
-      if (bounds[i + 1] <= bounds[i]) continue;
-      // The same arithmetic in every process, so every chunk has exactly one share.
-      const double at = static_cast<double>(mapped_before + bounds[i]) / mapped_total;
-      if (shares > 1 && std::min(static_cast<size_t>(at * shares), shares - 1) != options.share) {
-        continue;
-      }
-      chunks.push_back({f, bounds[i], bounds[i + 1]});
-      if (shares > 1) total += bounds[i + 1] - bounds[i];
-    }
-    mapped_before += files[f].data().size();
-    if (shares == 1) total += files[f].data().size();
-  }
+  uint64_t mapped_total = 0;
+  for (size_t f : mapped) mapped_total += sizes[f];
+  // The same arithmetic in every process, so every chunk has exactly one share.
+  auto share_of = [&](uint64_t at) {
+    const double fraction = static_cast<double>(at) / static_cast<double>(mapped_total);
+    return std::min(static_cast<size_t>(fraction * shares), shares - 1);
+  };
+  total += shares == 1 ? mapped_total : mapped_total / shares;
   if (shares > 1) {
     std::vector<size_t> mine;
     for (size_t k = 0; k < streamed.size(); ++k) {
@@ -227,9 +227,6 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
   std::atomic<uint64_t> largest_piece{0};  // of the mapped chunks and streamed pieces of text
-  for (const Chunk& chunk : chunks) {
-    if (!jsonl[chunk.file]) RaiseTo(largest_piece, chunk.end - chunk.begin);
-  }
   FirstError error;
   std::mutex progress_mu;
   auto last_report = std::chrono::steady_clock::now();
@@ -250,9 +247,9 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   auto count = [&](absl::string_view text, Worker& worker, uint64_t* counted, uint64_t order,
                    size_t file, absl::FunctionRef<std::string()> where) {
     try {
-      *counted += options.pretokenize_only
-                      ? ScanPreTokens(text, specials, *pretokenizer)
-                      : CountPreTokens(text, specials, *pretokenizer, recent_of(worker));
+      *counted += options.pretokenize_only ? ScanPreTokens(text, specials, *pretokenizer)
+                                           : CountPreTokens(text, specials, *pretokenizer,
+                                                            recent_of(worker), options.cancel);
     } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
       error.Report(
           order, file,
@@ -304,46 +301,88 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
   };
 
-  tbb::parallel_for(size_t{0}, chunks.size(), [&](size_t c) {
-    if (cancelled()) return;
-    const Chunk& chunk = chunks[c];
-    const MappedFile& file = files[chunk.file];
-    if (c + 1 < chunks.size()) {
-      const Chunk& next = chunks[c + 1];
-      files[next.file].WillNeed(next.begin, next.end - next.begin);
+  // The mapped files, a batch at a time: however many files there are, a bounded number is
+  // mapped at once (and no descriptor is held: MappedFile closes it). A file holds chunks of
+  // this process's share only if its bytes reach into the share; others are not opened.
+  uint64_t order_base = 0;  // the first chunk's place among all chunks, for the first error
+  uint64_t mapped_before = 0, mapped_bytes = 0, mapped_jsonl_bytes = 0;
+  for (size_t next_file = 0; next_file < mapped.size() && !cancelled() && !error.has();) {
+    std::vector<size_t> batch;
+    std::vector<Chunk> chunks;
+    for (; next_file < mapped.size() && batch.size() < kFilesAtOnce; ++next_file) {
+      const size_t f = mapped[next_file];
+      const uint64_t begin = mapped_before;
+      mapped_before += sizes[f];
+      if (sizes[f] == 0) {
+        // An empty text file is a document of share 0.
+        if (!jsonl[f] && options.share == 0) ++documents;
+        continue;
+      }
+      if (shares > 1 &&
+          (share_of(begin) > options.share || share_of(begin + sizes[f] - 1) < options.share)) {
+        continue;
+      }
+      if (files[f].data().data() == nullptr) {
+        absl::StatusOr<MappedFile> file = MappedFile::Open(paths[f], sizes[f]);
+        if (!file.ok()) return file.status();
+        files[f] = *std::move(file);
+      }
+      batch.push_back(f);
+      const std::vector<size_t> bounds =
+          FindMappedChunkBounds(files[f], jsonl[f], specials, options.chunk_bytes, options.pattern);
+      for (size_t i = 0; i + 1 < bounds.size(); ++i) {
+        if (bounds[i + 1] <= bounds[i]) continue;
+        if (shares > 1 && share_of(begin + bounds[i]) != options.share) continue;
+        chunks.push_back({f, bounds[i], bounds[i + 1]});
+      }
     }
-    absl::string_view text = file.data().substr(chunk.begin, chunk.end - chunk.begin);
-    if (jsonl[chunk.file]) {
-      auto in_file = [&](uint64_t line) {
-        return line + std::count(file.data().data(), text.data(), '\n');
-      };
-      if (!count_records(text, file.data().size() - chunk.end, 1, c, chunk.file, in_file)) return;
-    } else if (!count_text(text, c, chunk.file, chunk.begin, "")) {
-      return;
+    for (const Chunk& chunk : chunks) {
+      if (!jsonl[chunk.file]) RaiseTo(largest_piece, chunk.end - chunk.begin);
     }
-    file.Release(chunk.begin, chunk.end - chunk.begin);
-    report_progress(done += text.size());
-  });
-  // A mapped text file is a document of the share that holds its first byte (an empty one:
-  // share 0); JSON Lines documents were counted as read.
-  uint64_t mapped_bytes = 0, mapped_jsonl_bytes = 0;
-  for (const Chunk& chunk : chunks) {
-    if (jsonl[chunk.file]) {
-      mapped_jsonl_bytes += chunk.end - chunk.begin;
-      continue;
+    tbb::parallel_for(size_t{0}, chunks.size(), [&](size_t c) {
+      if (cancelled()) return;
+      const Chunk& chunk = chunks[c];
+      const MappedFile& file = files[chunk.file];
+      if (c + 1 < chunks.size()) {
+        const Chunk& next = chunks[c + 1];
+        files[next.file].WillNeed(next.begin, next.end - next.begin);
+      }
+      const uint64_t order = order_base + c;
+      absl::string_view text = file.data().substr(chunk.begin, chunk.end - chunk.begin);
+      if (jsonl[chunk.file]) {
+        auto in_file = [&](uint64_t line) {
+          return line + std::count(file.data().data(), text.data(), '\n');
+        };
+        if (!count_records(text, file.data().size() - chunk.end, 1, order, chunk.file, in_file)) {
+          return;
+        }
+      } else if (!count_text(text, order, chunk.file, chunk.begin, "")) {
+        return;
+      }
+      file.Release(chunk.begin, chunk.end - chunk.begin);
+      report_progress(done += text.size());
+    });
+    order_base += chunks.size();
+    // A mapped text file is a document of the share that holds its first byte; JSON Lines
+    // documents were counted as read.
+    for (const Chunk& chunk : chunks) {
+      if (jsonl[chunk.file]) {
+        mapped_jsonl_bytes += chunk.end - chunk.begin;
+        continue;
+      }
+      mapped_bytes += chunk.end - chunk.begin;
+      if (chunk.begin == 0) ++documents;
     }
-    mapped_bytes += chunk.end - chunk.begin;
-    if (chunk.begin == 0) ++documents;
-  }
-  for (size_t f = 0; f < files.size(); ++f) {
-    if (!files[f].path().empty() && !jsonl[f] && files[f].data().empty() && options.share == 0) {
-      ++documents;
+    // First: a file cut short reads as zeros past its new end, which fail as UTF-8.
+    for (size_t f : batch) {
+      BPEFORGE_RETURN_IF_ERROR(files[f].CheckUnchanged());
+      files[f] = MappedFile();
     }
   }
 
   // Streamed pieces rank after the mapped chunks, then by file and offset.
-  uint64_t order = chunks.size();
-  uint64_t streamed_bytes = 0, decompressed_bytes = 0, stored_bytes = 0;
+  uint64_t order = order_base;
+  uint64_t streamed_bytes = 0, decompressed_bytes = 0, stored_bytes = 0, largest_window = 0;
   for (size_t f : streamed) {
     if (cancelled() || error.has()) break;
     absl::StatusOr<std::unique_ptr<ByteSource>> source = OpenByteSource(paths[f]);
@@ -368,16 +407,13 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     absl::Status read = ProcessStream(
         cutter, process, [&] { report_progress(done = done_before + cutter.consumed()); });
     if (!read.ok()) return read;
+    largest_window = std::max(largest_window, (*source)->window_bytes());
     order += cutter.bytes() + 1;
     done = done_before + cutter.consumed();
     decompressed_bytes += cutter.bytes();
     if (!jsonl[f]) streamed_bytes += cutter.bytes();
   }
   if (cancelled()) return absl::CancelledError("counting was cancelled");
-  for (const MappedFile& file : files) {
-    if (file.path().empty()) continue;
-    BPEFORGE_RETURN_IF_ERROR(file.CheckUnchanged());
-  }
   if (error.has()) {
     return absl::InvalidArgumentError(absl::StrCat(paths[error.file()], error.what()));
   }
@@ -394,6 +430,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
   out.skipped_records = skipped;
   out.pretokens = pretokens;
   out.largest_piece = largest_piece;
+  out.largest_window = largest_window;
   for (Worker& worker : workers) worker.recent.reset();  // its counts into the table
   if (options.per_worker) {
     for (Worker& worker : workers) out.tables.push_back(std::move(worker.table));

@@ -50,10 +50,12 @@ struct ShardedCounts {
   uint64_t documents = 0;           // a file of text is one; a JSON Lines record is one
   uint64_t skipped_records = 0;
   uint64_t pretokens = 0;
-  uint64_t largest_piece = 0;  // InputStats::largest_piece_bytes
+  uint64_t largest_piece = 0;   // InputStats::largest_piece_bytes
+  uint64_t largest_window = 0;  // InputStats::largest_window_bytes
   uint64_t distinct() const;
   InputStats input_stats() const {
-    return {stored_bytes, decompressed_bytes, documents, skipped_records, largest_piece};
+    return {stored_bytes,    decompressed_bytes, documents,
+            skipped_records, largest_piece,      largest_window};
   }
   std::vector<const PreTokenCounts*> views() const;
 };

@@ -24,11 +24,13 @@
 namespace bpeforge::internal {
 namespace {
 
-// One input: a mapped text file, or a stream opened when its turn comes (so that thousands of
-// shards do not hold thousands of descriptors).
+// One input: a mapped text file or a stream, opened when its turn comes and closed once its
+// last chunk is written (so that thousands of shards are never open, or mapped, at once).
 struct Input {
   std::string path;
   MappedFile mapped;  // unset for streams
+  uint64_t size = 0;  // of a mapped file, as stat gives it
+  bool opened = false;
   bool streamed = false;
   bool jsonl = false;
   std::unique_ptr<ByteSource> source;
@@ -41,6 +43,7 @@ struct Chunk {
   std::string owned;            // a streamed piece's bytes; mapped chunks are views
   uint64_t first_line = 0;      // streamed JSON Lines: the line of owned[0]
   bool starts_file = false;
+  bool ends_file = false;    // the last chunk of a mapped file: it is closed once this is written
   uint64_t stored_done = 0;  // stored bytes read up to this chunk, for progress
   // Filled by the encoder:
   absl::Status error;
@@ -76,10 +79,17 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       }
       continue;
     }
-    absl::StatusOr<MappedFile> file = MappedFile::Open(paths[i]);
-    if (!file.ok()) return file.status();
-    total += file->data().size();
-    in.mapped = *std::move(file);
+    if (struct stat st; stat(paths[i].c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      in.size = static_cast<uint64_t>(st.st_size);  // mapped when its turn comes
+    } else {
+      // A pipe or a /proc file named as a file (or a missing one, reported now): read whole.
+      absl::StatusOr<MappedFile> file = MappedFile::Open(paths[i]);
+      if (!file.ok()) return file.status();
+      in.mapped = *std::move(file);
+      in.opened = true;
+      in.size = in.mapped.data().size();
+    }
+    total += in.size;
   }
   if (!total_known) total = 0;
 
@@ -101,17 +111,29 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
   // Stage 1, in order: the next chunk. A mapped file's cuts are found only now: computing every
   // cut up front (FindChunkBounds) would touch, and keep mapped, a page of every chunk.
   auto next_chunk = [&](tbb::flow_control& fc) -> Chunk* {
-    while (!failed && file < inputs.size()) {
+    while (!failed && file < inputs.size() &&
+           !(options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed))) {
       Input& in = inputs[file];
       auto chunk = std::make_unique<Chunk>();
       chunk->file = file;
       if (!in.streamed) {
+        if (!in.opened) {
+          absl::StatusOr<MappedFile> mapped = MappedFile::Open(in.path, in.size);
+          if (!mapped.ok()) {
+            chunk->error = mapped.status();
+            failed = true;
+            return chunk.release();
+          }
+          in.mapped = *std::move(mapped);
+          in.opened = true;
+        }
         const absl::string_view text = in.mapped.data();
         if (pos < text.size()) {
           chunk->begin = pos;
           chunk->starts_file = pos == 0;
           chunk->end = in.jsonl ? NextRecordsEnd(text, pos, target)
                                 : NextChunkEnd(text, pos, specials, target, pattern);
+          chunk->ends_file = chunk->end == text.size();
           in.mapped.WillNeed(chunk->end, target + 1);
           if (!in.jsonl) {
             stats.input.largest_piece_bytes =
@@ -119,11 +141,16 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
           }
           pos = chunk->end;
           chunk->stored_done = stored_done + pos;
+          if (chunk->ends_file) {  // the last stage closes the file; the next call goes on
+            stored_done += text.size();
+            stats.input.stored_bytes += text.size();
+            stats.input.decompressed_bytes += text.size();
+            ++file;
+            pos = 0;
+          }
           return chunk.release();
         }
-        stored_done += text.size();
-        stats.input.stored_bytes += text.size();
-        stats.input.decompressed_bytes += text.size();
+        in.mapped = MappedFile();  // empty: no chunk to close it
       } else {
         if (in.cutter == nullptr) {
           absl::StatusOr<std::unique_ptr<ByteSource>> source = OpenByteSource(in.path);
@@ -160,6 +187,8 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
         stored_done += in.cutter->consumed();
         stats.input.stored_bytes += in.cutter->consumed();
         stats.input.decompressed_bytes += in.cutter->bytes();
+        stats.input.largest_window_bytes =
+            std::max(stats.input.largest_window_bytes, in.source->window_bytes());
         in.cutter.reset();
         in.source.reset();
       }
@@ -180,7 +209,9 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     // `where` says where the text is (" on line 7"), called only on failure.
     auto encode_text = [&](absl::string_view text, absl::FunctionRef<std::string()> where) {
       try {
-        tokenizer.Encode(text, &caches.local(), &chunk->ids);
+        EncodeCache& cache = caches.local();
+        cache.set_stop(options.cancel);
+        tokenizer.Encode(text, &cache, &chunk->ids);
         return true;
       } catch (const std::exception& e) {  // a custom regex too complex for Boost on this text
         fail(absl::StrCat(": the pattern could not be matched (", e.what(), ") in the text",
@@ -235,11 +266,16 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     return chunk;
   };
 
-  // Stage 3, in order: write the ids and release the chunk's pages.
+  // Stage 3, in order: write the ids and release the chunk's pages; after a file's last chunk,
+  // close it.
   auto write = [&](Chunk* chunk) {
     std::unique_ptr<Chunk> owned(chunk);
     if (!status.ok()) return;
-    const Input& in = inputs[chunk->file];
+    Input& in = inputs[chunk->file];
+    // First: a file cut short reads as zeros past its new end, which fail as JSON.
+    if (chunk->ends_file) {
+      if (absl::Status s = in.mapped.CheckUnchanged(); !s.ok()) chunk->error = s;
+    }
     if (!chunk->error.ok()) {
       status = chunk->error;
       failed = true;
@@ -252,6 +288,7 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
     status = sink(ids);
     if (!status.ok()) failed = true;
     if (!in.streamed) in.mapped.Release(chunk->begin, chunk->end - chunk->begin);
+    if (chunk->ends_file) in.mapped = MappedFile();
     stats.bytes += chunk->text_bytes;
     stats.tokens += ids.size();
     stats.input.documents += chunk->documents;
@@ -262,10 +299,13 @@ absl::StatusOr<EncodeFilesStats> EncodeFiles(
       live, tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order, next_chunk) &
                 tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, encode) &
                 tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, write));
+  if (options.cancel != nullptr && options.cancel->load()) {
+    return absl::CancelledError("encoding was cancelled");
+  }
   // First: a file cut short reads as zeros past its new end, which fail as JSON.
   for (const Input& in : inputs) {
     if (in.streamed) continue;
-    BPEFORGE_RETURN_IF_ERROR(in.mapped.CheckUnchanged());
+    BPEFORGE_RETURN_IF_ERROR(in.mapped.CheckUnchanged());  // those left open by a failure
   }
   if (!status.ok()) return status;
   return stats;

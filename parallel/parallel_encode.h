@@ -4,6 +4,7 @@
 #ifndef BPEFORGE_PARALLEL_PARALLEL_ENCODE_H_
 #define BPEFORGE_PARALLEL_PARALLEL_ENCODE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,6 +29,9 @@ struct EncodeFilesOptions {
   // Called in order, from one thread at a time, after each chunk, with bytes done so far (as
   // stored: compressed bytes for compressed files; total is 0 when unknown).
   std::function<void(uint64_t done, uint64_t total)> progress;
+  // Once it reads true, the work stops soon, even inside a chunk, and EncodeFiles returns
+  // Cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct EncodeFilesStats {

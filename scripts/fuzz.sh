@@ -22,9 +22,11 @@ failed=0
 for target in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus/$target"
   log="build-fuzz/$target.log"
+  # A zstd frame may declare a window of 2 GiB (what `zstd -d --long=31` accepts), which its
+  # decoder allocates (and touches as it fills): allocations up to that are allowed.
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "build-fuzz/bin/$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
-    -rss_limit_mb=2048 -artifact_prefix="build-fuzz/findings/$target-" \
+    -rss_limit_mb=2048 -malloc_limit_mb=2200 -artifact_prefix="build-fuzz/findings/$target-" \
     "build-fuzz/corpus/$target" "fuzz/corpus/$target" >"$log" 2>&1; then
     status=ok
   else

@@ -276,6 +276,49 @@ TEST(ApiTest, CountFilesAddUpToTheCountOfTheWhole) {
   }
 }
 
+// Adding count files up into one of them would replace counts it is still reading: refused, as
+// the command line refuses it, also through a symbolic link, and the file kept.
+TEST(ApiTest, CountFilesRefuseTheirOwnInputAsOutput) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs, 2);
+  const std::string a = dir.File("a.counts"), b = dir.File("b.counts");
+  ASSERT_TRUE(CountAndSave({paths[0]}, Options(300), a).ok());
+  ASSERT_TRUE(CountAndSave({paths[1]}, Options(300), b).ok());
+  const std::string before = internal::testing::ReadFileOrDie(a);
+  std::filesystem::create_symlink(a, dir.File("link.counts"));
+  for (const std::string& output : {a, dir.File("link.counts")}) {
+    absl::StatusOr<CountFiles> files = CountFiles::Open({a, b});
+    ASSERT_TRUE(files.ok()) << files.status();
+    absl::StatusOr<CountedText> saved = files->Save(output);
+    EXPECT_EQ(saved.status().code(), absl::StatusCode::kInvalidArgument) << saved.status();
+    EXPECT_NE(saved.status().message().find("refusing to overwrite"), std::string::npos)
+        << saved.status();
+    EXPECT_EQ(internal::testing::ReadFileOrDie(a), before);
+  }
+}
+
+// A count file written to in place after it was opened (its counts no longer those checked)
+// is an error when trained from, not counts silently different.
+TEST(ApiTest, CountFilesChangedInPlaceAreAnError) {
+  TempDir dir;
+  std::vector<std::string> docs;
+  const std::vector<std::string> paths = WriteDocs(dir, &docs, 1);
+  const std::string a = dir.File("a.counts");
+  ASSERT_TRUE(CountAndSave(paths, Options(300), a).ok());
+  absl::StatusOr<CountFiles> files = CountFiles::Open({a});
+  ASSERT_TRUE(files.ok()) << files.status();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a later modification time
+  {
+    std::fstream out(a, std::ios::in | std::ios::out | std::ios::binary);
+    out.seekp(-20, std::ios::end);
+    out.put('\x7f');  // a count's byte: same size, other counts
+  }
+  absl::StatusOr<TrainResult> trained = files->Train(Options(300));
+  EXPECT_EQ(trained.status().code(), absl::StatusCode::kDataLoss) << trained.status();
+  EXPECT_NE(trained.status().message().find(a), std::string::npos) << trained.status();
+}
+
 TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
   TempDir dir;
   std::vector<std::string> docs;

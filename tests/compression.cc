@@ -44,4 +44,34 @@ std::string Zstd(const std::string& text) {
   return out;
 }
 
+std::string ZstdSkippableFrame(const std::string& payload, int variant) {
+  std::string out = {static_cast<char>(0x50 + variant), '\x2a', '\x4d', '\x18'};
+  for (int i = 0; i < 4; ++i) out += static_cast<char>(payload.size() >> (8 * i));
+  return out + payload;
+}
+
+std::string ZstdWithWindow(const std::string& text, int window_log) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, window_log);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_enableLongDistanceMatching, 1);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+  // Streamed, the input given before the end is asked for, so that its size is not known when
+  // the frame's header is written: the frame keeps the window it was asked for.
+  std::string out(ZSTD_compressBound(text.size()) + 1024, '\0');
+  ZSTD_inBuffer in{text.data(), text.size(), 0};
+  ZSTD_outBuffer dst{out.data(), out.size(), 0};
+  while (in.pos < in.size) {
+    EXPECT_FALSE(ZSTD_isError(ZSTD_compressStream2(cctx, &dst, &in, ZSTD_e_continue)));
+  }
+  ZSTD_inBuffer none{nullptr, 0, 0};
+  size_t left = 0;
+  do {
+    left = ZSTD_compressStream2(cctx, &dst, &none, ZSTD_e_end);
+    EXPECT_FALSE(ZSTD_isError(left));
+  } while (left != 0 && !ZSTD_isError(left));
+  ZSTD_freeCCtx(cctx);
+  out.resize(dst.pos);
+  return out;
+}
+
 }  // namespace bpeforge::internal::testing

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/formats/counts_file.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
@@ -151,6 +152,61 @@ TEST_F(CountsCliTest, AHeaderThatClaimsTooManyPreTokensIsRefused) {
   ExpectCleanFailure(RunCli("train --counts '" + dir_.File("claims.c") +
                             "' --vocab-size 300 --out '" + dir_.File("o") + "'"),
                      "truncated");
+}
+
+// A count file as `bpeforge count` lays one out, of any counts.
+void WriteCounts(const std::string& path, const PreTokenCounts& counts,
+                 const CountsHeader& header = {}) {
+  std::string bytes;
+  ASSERT_TRUE(WriteCountsFile(header, counts, [&](absl::string_view b) {
+                bytes.append(b.data(), b.size());
+                return absl::OkStatus();
+              }).ok());
+  WriteFile(path, bytes);
+}
+
+// Counts come from text, and the trainer counts pairs in signed 64-bit integers: a file (or
+// files added up) whose counts stand for 2^63 bytes of pre-tokens or more, or whose header
+// totals pass 2^63, is refused with one line naming it, and nothing is written.
+TEST_F(CountsCliTest, CountsPastWhatTextHoldsAreRefused) {
+  const uint64_t two_to_61 = uint64_t{1} << 61, two_to_63 = uint64_t{1} << 63;
+  WriteCounts(dir_.File("huge.c"), {{"ab", two_to_63 + 5}, {"cd", 7}});
+  const std::string out = " --vocab-size 300 --out '" + dir_.File("o") + "'";
+  ExpectCleanFailure(RunCli("train --counts '" + dir_.File("huge.c") + "'" + out),
+                     dir_.File("huge.c") + ": the entry at byte offset");
+  // Each file within bounds, together past them.
+  WriteCounts(dir_.File("half1.c"), {{"ab", two_to_61}, {"cd", 7}});
+  WriteCounts(dir_.File("half2.c"), {{"ab", two_to_61}, {"ef", 7}});
+  Run("train --counts '" + dir_.File("half1.c") + "'" + out);  // alone it trains
+  std::filesystem::remove_all(dir_.File("o"));
+  const std::string both = " '" + dir_.File("half1.c") + "' '" + dir_.File("half2.c") + "'";
+  ExpectCleanFailure(RunCli("train --counts" + both + out), dir_.File("half2.c") + ": added to");
+  ExpectCleanFailure(RunCli("count --merge" + both + " --out '" + dir_.File("m.c") + "'"),
+                     dir_.File("half2.c") + ": added to");
+  // Header totals that wrap when added up.
+  CountsHeader header;
+  header.bytes = two_to_63 - 1;
+  WriteCounts(dir_.File("bytes1.c"), {{"ab", 1}}, header);
+  WriteCounts(dir_.File("bytes2.c"), {{"cd", 1}}, header);
+  ExpectCleanFailure(RunCli("count --merge '" + dir_.File("bytes1.c") + "' '" +
+                            dir_.File("bytes2.c") + "' --out '" + dir_.File("m.c") + "'"),
+                     dir_.File("bytes2.c") + ": added to");
+  EXPECT_FALSE(Exists(dir_.File("o")));
+  EXPECT_FALSE(Exists(dir_.File("m.c")));
+}
+
+// A count file whose custom pattern does not compile would train a tokenizer that no encoder
+// loads: refused when it is read.
+TEST_F(CountsCliTest, ACustomPatternThatDoesNotCompileIsRefused) {
+  CountsHeader header;
+  header.pattern = Pattern::kCustom;
+  header.custom_regex = "(unclosed";
+  WriteCounts(dir_.File("bad.c"), {{"ab", 3}}, header);
+  ExpectCleanFailure(
+      RunCli("train --counts '" + dir_.File("bad.c") + "' --vocab-size 300 --out '" +
+             dir_.File("o") + "'"),
+      dir_.File("bad.c") + ": the custom pattern it was counted with does not compile");
+  EXPECT_FALSE(Exists(dir_.File("o")));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
 
@@ -107,8 +108,8 @@ TEST_F(EncodeCliTest, DashIsStandardOutput) {
   // A full standard output is an error that says why.
   const std::string err = dir_.File("full.err");
   const int status =
-      std::system(("'" + std::string(BPEFORGE_CLI_PATH) + "' decode --tokenizer '" + tok_ + "' '" +
-                   dir_.File("ids.bin") + "' >/dev/full 2>'" + err + "'")
+      std::system(absl::StrCat("'", BPEFORGE_CLI_PATH, "' decode --tokenizer '", tok_, "' '",
+                               dir_.File("ids.bin"), "' >/dev/full 2>'", err, "'")
                       .c_str());
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
   EXPECT_NE(ReadFileOrDie(err).find("cannot write to standard output: No space left on device"),
@@ -295,6 +296,41 @@ TEST(EncodeCliConformance, Gpt2FilesGiveTiktokenIds) {
     }
     EXPECT_EQ(got, ids.get<std::vector<uint32_t>>()) << file;
   }
+}
+
+// Decoding depends on the bytes of each id alone. <|endoftext|> is id 50256 of GPT-2's vocab
+// whether it is named a special token or not, so ids encoded either way decode with GPT-2's
+// files either way; a sidecar that an earlier version wrote (its fingerprint also covered the
+// pattern and the special tokens) still decodes with the tokenizer it names.
+TEST(EncodeCliConformance, IdsDecodeWithEveryTokenizerThatDecodesThemAlike) {
+  const std::optional<std::string> fixtures = testing::FixturesDir();
+  if (!fixtures) GTEST_SKIP() << "reference data not found";
+  TempDir dir;
+  const std::string gpt2 = "--vocab '" + *fixtures + "/cs336/gpt2_vocab.json' --merges '" +
+                           *fixtures + "/cs336/gpt2_merges.txt'";
+  const std::string special = " --special-token '<|endoftext|>'";
+  const std::string text = "Hello world<|endoftext|>again, and again.";
+  WriteFile(dir.File("in.txt"), text);
+  for (const std::string& encoded_with : {special, std::string()}) {
+    for (const std::string& decoded_with : {special, std::string()}) {
+      CommandResult r = RunCli("encode " + gpt2 + encoded_with + " --quiet '" + dir.File("in.txt") +
+                               "' --output '" + dir.File("ids") + "'");
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      r = RunCli("decode " + gpt2 + decoded_with + " '" + dir.File("ids") + "'");
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, text);
+    }
+  }
+  // Earlier versions' sidecar of these ids (encoded with the special token).
+  CommandResult r = RunCli("encode " + gpt2 + special + " --quiet '" + dir.File("in.txt") +
+                           "' --output '" + dir.File("ids") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json sidecar = nlohmann::json::parse(ReadFileOrDie(dir.File("ids.json")));
+  sidecar["tokenizer"] = "fnv1a64:28c3dd6291831070";
+  WriteFile(dir.File("ids.json"), sidecar.dump());
+  r = RunCli("decode " + gpt2 + special + " '" + dir.File("ids") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, text);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
 #include "tests/test_util.h"
@@ -246,6 +247,110 @@ TEST(ExportTest, BadTiktokenFilesAreRefusedClearly) {
   WriteFile(dir.File("tok/tiktoken.json"), j.dump());
   ExpectCleanFailure(encode(dir.File("tok/tokenizer.tiktoken")), "tiktoken.json: pattern [\\p{L}");
   EXPECT_FALSE(internal::testing::Exists(dir.File("ids.bin")));
+}
+
+// A byte-level BPE tokenizer.json whose vocab holds `extra` (bytes -> id) beside the 256 bytes
+// (byte b = id b) and the merges h+e, l+l, he+ll (ids 256 to 258), which make none of them.
+std::string TokenizerJsonWith(const std::vector<std::pair<std::string, int>>& extra,
+                              bool ignore_merges) {
+  nlohmann::ordered_json vocab;
+  // GPT-2's byte-to-unicode form of each byte, as tokenizer.json spells tokens.
+  for (int b = 0; b < 256; ++b) {
+    const bool printable = (b >= '!' && b <= '~') || (b >= 0xa1 && b <= 0xac) || b >= 0xae;
+    int code = b;
+    if (!printable) {
+      code = 256;
+      for (int c = 0; c < b; ++c) {
+        code += !((c >= '!' && c <= '~') || (c >= 0xa1 && c <= 0xac) || c >= 0xae);
+      }
+    }
+    std::string utf8 = code < 0x80 ? std::string(1, static_cast<char>(code))
+                                   : std::string{static_cast<char>(0xc0 | (code >> 6)),
+                                                 static_cast<char>(0x80 | (code & 0x3f))};
+    vocab[utf8] = b;
+  }
+  vocab["he"] = 256;
+  vocab["ll"] = 257;
+  vocab["hell"] = 258;
+  for (const auto& [token, id] : extra) vocab[token] = id;
+  nlohmann::ordered_json byte_level = {{"type", "ByteLevel"},
+                                       {"add_prefix_space", false},
+                                       {"trim_offsets", true},
+                                       {"use_regex", true}};
+  nlohmann::ordered_json j = {{"version", "1.0"},
+                              {"added_tokens", nlohmann::json::array()},
+                              {"normalizer", nullptr},
+                              {"pre_tokenizer", byte_level},
+                              {"post_processor", nullptr},
+                              {"decoder", byte_level},
+                              {"model",
+                               {{"type", "BPE"},
+                                {"dropout", nullptr},
+                                {"unk_token", nullptr},
+                                {"continuing_subword_prefix", nullptr},
+                                {"end_of_word_suffix", nullptr},
+                                {"fuse_unk", false},
+                                {"byte_fallback", false},
+                                {"ignore_merges", ignore_merges},
+                                {"vocab", vocab},
+                                {"merges", {"h e", "l l", "he ll"}}}}};
+  return j.dump();
+}
+
+// A vocab entry that no merge makes: with ignore_merges, Hugging Face gives a pre-token that is
+// that entry whole its id, and merges everything else; without, merges alone. Every route to
+// the tokenizer gives Hugging Face's ids (the npm `tokenizers` gave the ids written here): the
+// file itself, the folder `export` writes from it, and that folder's rank file.
+TEST(ExportTest, AVocabEntryNoMergeMakesGivesHuggingFacesIds) {
+  TempDir dir;
+  const std::string text = "world hello world worlds hellos";
+  const std::vector<TokenId> hf = {259, 32,  258, 111, 32,  119, 111, 114, 108, 100, 32,
+                                   119, 111, 114, 108, 100, 115, 32,  258, 111, 115};
+  WriteFile(dir.File("world.json"), TokenizerJsonWith({{"world", 259}}, true));
+  EXPECT_EQ(LoadOrDie(dir.File("world.json")).Encode(text), hf);
+  auto r = RunCli("export --tokenizer '" + dir.File("world.json") + "' --out '" +
+                  dir.File("exported") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* route : {"exported", "exported/tokenizer.json", "exported/tokenizer.tiktoken"}) {
+    EXPECT_EQ(LoadOrDie(dir.File(route)).Encode(text), hf) << route;
+  }
+  // Without ignore_merges, merges alone: "world" is its bytes.
+  WriteFile(dir.File("merges-only.json"), TokenizerJsonWith({{"world", 259}}, false));
+  EXPECT_EQ(LoadOrDie(dir.File("merges-only.json")).Encode("world hello"),
+            (std::vector<TokenId>{119, 111, 114, 108, 100, 32, 258, 111}));
+  // bpeforge's files would make "world" a pre-token's id: not exported.
+  ExpectCleanFailure(RunCli("export --tokenizer '" + dir.File("merges-only.json") + "' --out '" +
+                            dir.File("merges-only") + "'"),
+                     "which no merge makes, and its ignore_merges is false");
+  // "hello" is no merge's, but tiktoken would make it from "hell" + "o" inside "hellos", where
+  // Hugging Face does not: no rank file can hold this vocab, so it is not exported.
+  WriteFile(dir.File("hello.json"), TokenizerJsonWith({{"hello", 259}}, true));
+  EXPECT_EQ(LoadOrDie(dir.File("hello.json")).Encode("hello hello hellos"),
+            (std::vector<TokenId>{259, 32, 258, 111, 32, 258, 111, 115}));
+  ExpectCleanFailure(RunCli("export --tokenizer '" + dir.File("hello.json") + "' --out '" +
+                            dir.File("hello-exported") + "'"),
+                     "\"hello\" (id 259) is made by no merge");
+  EXPECT_FALSE(std::filesystem::exists(dir.File("hello-exported")));
+}
+
+// A rank file that gives one token two ranks, or one rank two tokens, is refused with the line of
+// the second and of the first.
+TEST(ExportTest, RepeatedRanksOrTokensNameTheirLines) {
+  TempDir dir;
+  std::string bytes_ranks;
+  for (int b = 0; b < 256; ++b) {
+    bytes_ranks +=
+        absl::StrCat(absl::Base64Escape(std::string(1, static_cast<char>(b))), " ", b, "\n");
+  }
+  WriteFile(dir.File("text.txt"), "abc");
+  WriteFile(dir.File("rank.tiktoken"), bytes_ranks + "YWI= 256\nYWM= 256\n");
+  WriteFile(dir.File("token.tiktoken"), bytes_ranks + "YWI= 256\nYWI= 257\n");
+  const std::string encode =
+      " --pattern gpt2 '" + dir.File("text.txt") + "' --output '" + dir.File("ids") + "'";
+  ExpectCleanFailure(RunCli("encode --ranks '" + dir.File("rank.tiktoken") + "'" + encode),
+                     "rank.tiktoken:258: rank 256 is used twice (first on line 257)");
+  ExpectCleanFailure(RunCli("encode --ranks '" + dir.File("token.tiktoken") + "'" + encode),
+                     "token.tiktoken:258: token \"ab\" is ranked twice (first on line 257)");
 }
 
 }  // namespace

@@ -1,11 +1,17 @@
 // Compressed inputs (gzip, xz, zstd, told by their magic bytes) and standard input train to
 // exactly the files of the plain text, for any chunk size and thread count; truncated or
 // corrupted streams are errors naming the file and the offset.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "input/byte_source.h"
 #include "input/mapped_file.h"
 #include "parallel/train.h"
@@ -22,6 +28,8 @@ using testing::TempDir;
 using testing::WriteFile;
 using testing::Xz;
 using testing::Zstd;
+using testing::ZstdSkippableFrame;
+using testing::ZstdWithWindow;
 
 using Compressor = std::string (*)(const std::string&);
 
@@ -161,6 +169,122 @@ TEST(InputsTest, StandardInput) {
   ASSERT_GT(ids.size(), 1000u);
   EXPECT_EQ(ids, testing::ReadFileOrDie(dir.File("zst.ids")));
   EXPECT_EQ(ids, testing::ReadFileOrDie(dir.File("stdin.ids")));
+}
+
+// The count file of `path`, read as `count` reads it, or "" (with the error) on failure.
+std::string CountFileOf(const std::string& path, const TempDir& dir,
+                        std::string* summary = nullptr) {
+  auto r = RunCli("count '" + path + "' --quiet --out '" + dir.File("c.counts") + "'");
+  EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
+  if (summary != nullptr) *summary = r.out + r.err;
+  return r.exit_code == 0 ? testing::ReadFileOrDie(dir.File("c.counts")) : "";
+}
+
+// Skippable frames are part of zstd's format: pzstd starts every file with one, and they may
+// stand anywhere between frames. They hold no text.
+TEST(InputsTest, SkippableFramesAreSkippedWhereverTheyStand) {
+  TempDir dir;
+  const std::string text = Corpus();
+  testing::WriteFile(dir.File("plain.txt"), text);
+  const std::string want = CountFileOf(dir.File("plain.txt"), dir);
+  const size_t half = text.size() / 2;
+  testing::WriteFile(dir.File("frames.zst"), ZstdSkippableFrame("\x10\x20\x30\x40") +
+                                                 Zstd(text.substr(0, half)) +
+                                                 ZstdSkippableFrame("seekable index", 15) +
+                                                 Zstd(text.substr(half)) + ZstdSkippableFrame(""));
+  EXPECT_EQ(CountFileOf(dir.File("frames.zst"), dir), want);
+  // A file of skippable frames alone holds no text, as an empty file.
+  testing::WriteFile(dir.File("empty.txt"), "");
+  testing::WriteFile(dir.File("skippable.zst"), ZstdSkippableFrame(std::string(16, 'x'), 7));
+  EXPECT_EQ(CountFileOf(dir.File("skippable.zst"), dir), CountFileOf(dir.File("empty.txt"), dir));
+  // The files pzstd writes, where it is installed.
+  if (std::system("command -v pzstd >/dev/null 2>&1") == 0) {
+    ASSERT_EQ(std::system(("pzstd -q -p 2 '" + dir.File("plain.txt") + "' -o '" +
+                           dir.File("pzstd.zst") + "'")
+                              .c_str()),
+              0);
+    EXPECT_EQ(CountFileOf(dir.File("pzstd.zst"), dir), want);
+  }
+}
+
+// Frames written with --long=28 or more need a window beyond zstd's default limit (128 MiB): up
+// to what `zstd -d --long=31` accepts they are read, and the summary says what they took.
+TEST(InputsTest, LargeWindowsAreReadAndNoted) {
+  TempDir dir;
+  const std::string text = Corpus();
+  testing::WriteFile(dir.File("plain.txt"), text);
+  std::string summary;
+  const std::string want = CountFileOf(dir.File("plain.txt"), dir, &summary);
+  EXPECT_EQ(summary.find("window"), std::string::npos) << summary;
+  for (int window_log : {28, 30}) {
+    testing::WriteFile(dir.File("long.zst"), ZstdWithWindow(text, window_log));
+    auto r = RunCli("count '" + dir.File("long.zst") + "' --out '" + dir.File("c.counts") + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::ReadFileOrDie(dir.File("c.counts")), want);
+    EXPECT_NE(r.out.find(absl::StrCat("note: a zstd stream needed a ", 1 << (window_log - 20),
+                                      " MiB decompression window")),
+              std::string::npos)
+        << r.out;
+  }
+}
+
+// Bytes after the last stream that cannot start another are named as what they are, not
+// taken for a truncated or damaged stream; xz's stream padding (zero bytes, four at a time)
+// is allowed between streams.
+TEST(InputsTest, TrailingGarbageIsNamedAsSuch) {
+  TempDir dir;
+  const std::string text = Corpus();
+  testing::WriteFile(dir.File("plain.txt"), text);
+  const std::string want = CountFileOf(dir.File("plain.txt"), dir);
+  for (const Format& f : kFormats) {
+    const std::string data = f.compress(text);
+    for (const std::string& garbage :
+         std::vector<std::string>{"garbage\n", "x", std::string(100, '\x5a')}) {
+      const std::string path = dir.File(std::string("trailing.") + f.name);
+      testing::WriteFile(path, data + garbage);
+      testing::ExpectCleanFailure(
+          RunCli("count '" + path + "' --out '" + dir.File("c.counts") + "'"),
+          absl::StrCat(path, ": the ", f.name, " data ends at compressed byte offset ", data.size(),
+                       " and is followed by bytes that are not ", f.name));
+    }
+  }
+  const size_t half = text.size() / 2;
+  testing::WriteFile(dir.File("padded.xz"), Xz(text.substr(0, half)) + std::string(8, '\0') +
+                                                Xz(text.substr(half)) + std::string(4, '\0'));
+  EXPECT_EQ(CountFileOf(dir.File("padded.xz"), dir), want);
+  testing::WriteFile(dir.File("badly-padded.xz"), Xz(text) + std::string(3, '\0'));
+  testing::ExpectCleanFailure(
+      RunCli("count '" + dir.File("badly-padded.xz") + "' --out '" + dir.File("c.counts") + "'"),
+      "xz data is");
+}
+
+// A folder below the one named that cannot be listed (here: its path is longer than the system
+// takes; in use: one removed while the folder is scanned) is the one the error names.
+TEST(InputsTest, AFolderThatCannotBeListedIsNamed) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.File("top"));
+  testing::WriteFile(dir.File("top/a.txt"), "some text");
+  // Made one level at a time, each named relative to the last: no call sees the whole path.
+  const std::string level(200, 'd');
+  std::string deep = dir.File("top");
+  int fd = open(deep.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  while (deep.size() < 4200) {
+    ASSERT_EQ(mkdirat(fd, level.c_str(), 0755), 0);
+    const int next = openat(fd, level.c_str(), O_RDONLY | O_DIRECTORY);
+    close(fd);
+    ASSERT_GE(next, 0);
+    fd = next;
+    deep += "/" + level;
+  }
+  close(fd);
+  // The first folder whose path is longer than the system takes.
+  std::string failing = dir.File("top");
+  while (failing.size() < 4096) failing += "/" + level;
+  auto r = RunCli("count '" + dir.File("top") + "' --out '" + dir.File("c.counts") + "'");
+  testing::ExpectCleanFailure(r, "cannot list the directory " + failing + ":");
+  // Removed again one level at a time (remove_all would meet the same limit).
+  std::system(("cd '" + dir.File("top") + "' && rm -rf " + level).c_str());
 }
 
 // Formats that are not read are named, not taken for text (or for invalid UTF-8).

@@ -12,10 +12,12 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "core/encode/long_merge.h"
 #include "core/encode/stream_encoder.h"
 #include "core/formats/tiktoken_files.h"
 #include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
+#include "core/train/vocab.h"
 #include "tests/text_gen.h"
 
 namespace bpeforge::internal {
@@ -181,6 +183,56 @@ INSTANTIATE_TEST_SUITE_P(PatternsAndLayouts, AgreementTest,
                                            Case{Pattern::kCl100k, IdLayout::kBytesFirst},
                                            Case{Pattern::kO200k, IdLayout::kHf}));
 
+// tiktoken's merge, as it is written: the leftmost adjacent pair of least rank is joined, over
+// and over. The long-piece merge must give its parts for any ranks, also where a joined pair
+// makes a pair of lower rank than its own (vocabularies that are no BPE training's).
+std::vector<std::string> QuadraticMerge(absl::string_view piece,
+                                        const absl::flat_hash_map<std::string, uint32_t>& ranks) {
+  std::vector<std::string> parts;
+  for (char c : piece) parts.emplace_back(1, c);
+  for (;;) {
+    size_t best = parts.size();
+    uint32_t best_rank = kNoRank;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      auto it = ranks.find(parts[i] + parts[i + 1]);
+      if (it != ranks.end() && it->second < best_rank) {
+        best_rank = it->second;
+        best = i;
+      }
+    }
+    if (best == parts.size()) return parts;
+    parts[best] += parts[best + 1];
+    parts.erase(parts.begin() + static_cast<ptrdiff_t>(best) + 1);
+  }
+}
+
+TEST(LongMergeTest, MatchesTheQuadraticMergeForAnyRanks) {
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 40; ++round) {
+    // Random tokens of 2 to 6 letters of "abc", at random distinct ranks.
+    absl::flat_hash_map<std::string, uint32_t> ranks;
+    std::vector<uint32_t> free_ranks(60);
+    std::iota(free_ranks.begin(), free_ranks.end(), 0);
+    std::shuffle(free_ranks.begin(), free_ranks.end(), rng);
+    for (uint32_t rank : free_ranks) {
+      std::string token(2 + rng() % 5, 'a');
+      for (char& c : token) c = static_cast<char>('a' + rng() % 3);
+      ranks.try_emplace(token, rank);
+    }
+    std::string piece(2 + rng() % 3000, 'a');
+    for (char& c : piece) c = static_cast<char>('a' + (round % 4 == 0 ? 0 : rng() % 3));
+    std::vector<std::string> parts;
+    ASSERT_TRUE(MergeLongPiece(
+        piece,
+        [&](absl::string_view bytes) {
+          auto it = ranks.find(bytes);
+          return it == ranks.end() ? kNoRank : it->second;
+        },
+        [&](absl::string_view part) { parts.emplace_back(part); }, nullptr));
+    ASSERT_EQ(parts, QuadraticMerge(piece, ranks)) << "round " << round;
+  }
+}
+
 // The merge inside a pre-token compares ranks, not ids. A vocabulary file may give its tokens
 // ids in any order, so the same tokens at shuffled ids, spread over three times as many (some
 // below 1,024, some above), must still encode as the naive encoder does.
@@ -276,6 +328,54 @@ TEST(TokenizerTest, TokensOfMegabytesLoadAndEncode) {
   const std::string text = run + "aaaaaaa";  // 2 MiB + 7: the longest token, then 4 + 2 + 1
   EXPECT_EQ(tok->Encode(text), (std::vector<TokenId>{256 + 20, 256 + 1, 256 + 0, 'a'}));
   EXPECT_EQ(tok->Encode("aaaaaaa"), (std::vector<TokenId>{257, 256, 'a'}));
+}
+
+// A tokenizer made merge by merge from their bytes, as a trained directory is read, is the one
+// Create makes of the vocab BuildVocab gives, in both layouts: the same ids for every text
+// (long runs too), the same bytes for every id. Its tokens of more than a kilobyte are kept as
+// their merges, never as bytes.
+TEST(TokenizerTest, ABuilderMakesWhatCreateMakes) {
+  const TrainedVocab trained =
+      TrainOn(TrainingText(), 600, IdLayout::kBytesFirst, {kEot}, Pattern::kGpt2);
+  Merges runs;
+  std::string run = "a";
+  for (int doubling = 0; doubling < 16; ++doubling) {  // "aa", ..., 64 KiB of "a"
+    runs.emplace_back(run, run);
+    run += run;
+  }
+  runs.emplace_back(run.substr(0, 4), run);  // a repeated token's bytes: "aaaa" + 64 KiB
+  runs.emplace_back(run, run.substr(0, 4));  // the same bytes again, from another merge
+  for (const Merges& merges : {trained.merges, runs}) {
+    for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
+      const Vocab vocab = BuildVocab({kEot}, merges, layout);
+      absl::StatusOr<Tokenizer> created = Tokenizer::Create(vocab, merges, {kEot, "<|x|>"});
+      ASSERT_TRUE(created.ok()) << created.status();
+      Tokenizer::Builder builder({kEot}, layout);
+      for (const auto& [left, right] : merges) ASSERT_TRUE(builder.AddMerge(left, right).ok());
+      ASSERT_EQ(builder.size(), vocab.size());
+      for (size_t id = 0; id < vocab.size(); ++id) {
+        ASSERT_TRUE(builder.Is(static_cast<TokenId>(id), vocab[id])) << id;
+      }
+      EXPECT_FALSE(builder.Is(300, "no such bytes"));
+      absl::StatusOr<Tokenizer> built = std::move(builder).Finish({"<|x|>"}, Pattern::kGpt2, "");
+      ASSERT_TRUE(built.ok()) << built.status();
+      ASSERT_EQ(built->id_limit(), created->id_limit());
+      for (size_t id = 0; id < created->id_limit(); ++id) {
+        ASSERT_EQ(built->TokenBytes(static_cast<TokenId>(id)),
+                  created->TokenBytes(static_cast<TokenId>(id)))
+            << id;
+      }
+      for (const std::string& text :
+           {TrainingText().substr(0, 20000), run + run.substr(0, 1000) + " " + run.substr(0, 77),
+            std::string("<|x|> the end") + kEot}) {
+        EXPECT_EQ(built->Encode(text), created->Encode(text));
+        EXPECT_EQ(*built->DecodeBytes(built->Encode(text)), text);
+      }
+    }
+  }
+  // A merge of parts that no earlier merge makes is refused.
+  Tokenizer::Builder builder({}, IdLayout::kBytesFirst);
+  EXPECT_FALSE(builder.AddMerge("ab", "c").ok());
 }
 
 TEST(TokenizerTest, SpecialTokensLongestFirstWhenOverlapping) {

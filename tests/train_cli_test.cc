@@ -252,13 +252,18 @@ TEST(TrainCliTest, UsageErrorsExitWithTwo) {
   EXPECT_EQ(RunCli("train --help").exit_code, 0);
   EXPECT_EQ(RunCli("--version").exit_code, 0);
   const std::vector<std::string> usage_errors = {
-      "train " + in + " --vocab-size 300" + out + " --bogus",
-      "train --vocab-size 300" + out,
-      "train " + in + out,
-      "train " + in + " --vocab-size 300" + out + " --layout weird",
-      "encode " + in + " --tokenizer " + dir.File("none") + " --output " + dir.File("ids"),
-      "",
-      "frobnicate"};
+      "train " + in + " --vocab-size 300" + out + " --bogus", "train --vocab-size 300" + out,
+      "train " + in + out, "train " + in + " --vocab-size 300" + out + " --layout weird",
+      "encode " + in + " --tokenizer " + dir.File("none") + " --output " + dir.File("ids"), "",
+      "frobnicate",
+      // Values out of their range, found once the flags are read.
+      "train " + in + " --vocab-size 1000000000000" + out,
+      "train " + in + " --vocab-size 300 --threads 100000" + out,
+      "train " + in + " --vocab-size 300 --chunk-bytes 0" + out,
+      "train " + in + " --vocab-size 300 --jsonl-field ''" + out,
+      "count " + in + " --threads 100000" + out, "count " + in + " --jsonl-field ''" + out,
+      "encode " + in + " --tokenizer " + dir.File("none") + " --threads 100000 --output " +
+          dir.File("ids")};
   for (const std::string& args : usage_errors) {
     auto r = RunCli(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

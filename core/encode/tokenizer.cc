@@ -9,13 +9,13 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/encode/long_merge.h"
 #include "core/internal/utf8.h"
 #include "core/pretokenize/inline_split.h"
 
 namespace bpeforge::internal {
 namespace {
 
-constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
 // Pre-tokens up to this many bytes use tiktoken's quadratic scan, which is fastest on short
 // input; longer ones a heap, so that a megabyte-long pre-token cannot take hours.
 constexpr size_t kLongPiece = 64;
@@ -143,8 +143,8 @@ absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& me
 
 absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Merges& merges,
                                                    const std::vector<SpecialToken>& special_tokens,
-                                                   Pattern pattern,
-                                                   absl::string_view custom_regex) {
+                                                   Pattern pattern, absl::string_view custom_regex,
+                                                   bool vocab_tokens_whole) {
   // The lowest id of each byte string in the vocab.
   absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
   for (size_t id = 0; id < vocab.size(); ++id) {
@@ -177,6 +177,26 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
     // Ranks above the bytes, in merge order; a repeated result keeps its first rank.
     t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
   }
+  if (vocab_tokens_whole) {
+    absl::flat_hash_set<absl::string_view> special_texts;
+    for (const SpecialToken& s : special_tokens) special_texts.insert(s.text);
+    for (const auto& [bytes, id] : by_bytes) {
+      if (!t.encoder_.contains(bytes) && !special_texts.contains(bytes)) {
+        t.whole_only_.try_emplace(bytes, id);
+      }
+    }
+  }
+  // The long tokens the merges make are kept as their merges (long_tokens.h), not as bytes.
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const auto& [left, right] = merges[i];
+    if (left.size() + right.size() <= LongTokens::kStoredBytes) continue;
+    auto it = t.encoder_.find(left + right);
+    // An earlier merge's bytes: that one is found.
+    if (it == t.encoder_.end() || it->second.rank != 256 + i) continue;
+    t.long_.Add(it->second.id, by_bytes[left], by_bytes[right], it->second.rank, t.decoder_);
+    t.encoder_.erase(it);
+  }
+  for (TokenId id : t.long_.ids()) std::string().swap(t.decoder_[id]);
   std::vector<SpecialToken> specials = special_tokens;
   for (SpecialToken& s : specials) {
     auto it = by_bytes.find(s.text);
@@ -231,7 +251,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
           " ids + ", specials.size(), " special tokens + ", kMaxSpecialIdGap, ")"));
     }
     if (id >= t.decoder_.size()) t.decoder_.resize(size_t{id} + 1);
-    if (!t.decoder_[id].empty() && t.decoder_[id] != s.text) {
+    if (t.long_.contains(id) || (!t.decoder_[id].empty() && t.decoder_[id] != s.text)) {
       return absl::InvalidArgumentError(absl::StrCat("special token \"", absl::CHexEscape(s.text),
                                                      "\" has id ", id, ", which is taken"));
     }
@@ -249,7 +269,9 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   t.pair_ranks_.assign(256 * 256, kNoRank);
   uint32_t rank_limit = 0;
   for (const auto& [bytes, entry] : t.encoder_) rank_limit = std::max(rank_limit, entry.rank + 1);
+  for (TokenId id : t.long_.ids()) rank_limit = std::max(rank_limit, t.long_.rank(id) + 1);
   t.id_of_rank_.assign(rank_limit, 0);
+  for (TokenId id : t.long_.ids()) t.id_of_rank_[t.long_.rank(id)] = id;
   for (const auto& [bytes, entry] : t.encoder_) {
     const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
     if (bytes.size() == 1) {
@@ -288,6 +310,9 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     merged.clear();
     t.MergeShort(bytes, &merged);
     if (merged.size() != 1 || merged[0] != entry.id) t.unmerged_tokens_.insert(bytes);
+  }
+  for (const auto& [bytes, id] : t.whole_only_) {
+    if (bytes.size() <= kLongPiece) t.unmerged_tokens_.insert(bytes);
   }
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
       MakeAnyPreTokenizer(t.pattern_, t.custom_regex_);
@@ -393,7 +418,9 @@ template <typename Loop>
 
 void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
                                std::vector<TokenId>* out) const {
-  WithLoop(*pretokenizer_, [&](auto loop) { EncodeOrdinaryWith(loop, *this, text, cache, out); });
+  WithLoop(
+      *pretokenizer_, [&](auto loop) { EncodeOrdinaryWith(loop, *this, text, cache, out); },
+      cache != nullptr ? cache->stop() : nullptr);
 }
 
 void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
@@ -423,15 +450,15 @@ void Tokenizer::EncodePacked(absl::string_view piece, const ShortKey* key, Encod
   // one's bytes makes it, unless it is one of unmerged_tokens_, so only the long ones and those
   // are looked up: of web text's pre-tokens that get here, 94% are not tokens, and the lookup
   // missed in a table of megabytes (0.94 of the time of encoding, bench/RESULTS.md).
-  auto whole = encoder_.end();
+  std::optional<TokenId> whole;
   if (piece.size() > kLongPiece ||
       (!unmerged_tokens_.empty() && unmerged_tokens_.contains(piece))) {
-    whole = encoder_.find(piece);
+    whole = WholeToken(piece);
   }
-  if (whole != encoder_.end()) {
-    out->push_back(whole->second.id);
+  if (whole.has_value()) {
+    out->push_back(*whole);
   } else if (cache == nullptr || !cache->Find(piece, out)) {
-    BytePairEncode(piece, out);
+    BytePairEncode(piece, out, cache != nullptr ? cache->stop() : nullptr);
     if (cache != nullptr && piece.size() <= kMaxCachedPiece) {
       cache->Insert(piece, absl::MakeConstSpan(*out).subspan(before));
     }
@@ -439,16 +466,30 @@ void Tokenizer::EncodePacked(absl::string_view piece, const ShortKey* key, Encod
   if (key != nullptr) cache->InsertShort(*key, absl::MakeConstSpan(*out).subspan(before));
 }
 
+std::optional<TokenId> Tokenizer::WholeToken(absl::string_view piece) const {
+  if (auto it = encoder_.find(piece); it != encoder_.end()) return it->second.id;
+  if (auto found = long_.Find(piece, decoder_)) return found->id;
+  if (whole_only_.empty()) return std::nullopt;
+  auto it = whole_only_.find(piece);
+  if (it == whole_only_.end()) return std::nullopt;
+  return it->second;
+}
+
 uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
   if (bytes.size() == 2) {
     return pair_ranks_[static_cast<unsigned char>(bytes[0]) * 256 +
                        static_cast<unsigned char>(bytes[1])];
   }
+  if (bytes.size() > LongTokens::kStoredBytes) {
+    std::optional<LongTokens::Found> found = long_.Find(bytes, decoder_);
+    return found.has_value() ? found->rank : kNoRank;
+  }
   auto it = encoder_.find(bytes);
   return it == encoder_.end() ? kNoRank : it->second.rank;
 }
 
-void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const {
+void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out,
+                               const std::atomic<bool>* stop) const {
   if (piece.size() <= 1) {
     if (piece.size() == 1) out->push_back(byte_ids_[static_cast<unsigned char>(piece[0])]);
     return;
@@ -456,7 +497,7 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
   if (piece.size() <= kLongPiece) {
     MergeShort(piece, out);
   } else {
-    MergeLong(piece, out);
+    MergeLong(piece, out, stop);
   }
 }
 
@@ -499,65 +540,61 @@ BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShort(absl::string_view piece,
   for (size_t i = 0; i < n; ++i) out->push_back(id_of_rank_[parts[i].token]);
 }
 
-// The same merges in O(n log n): parts form a linked list (a part is named by its start), and
-// a heap holds (rank << 32 | start) of candidate pairs, 8 bytes each. `rank_at[i]` is the rank
-// of the pair starting at part i now; an entry that disagrees is stale (a part's pair only
-// grows, and a rank names one byte string, so a stale entry never matches again). Popping the
-// least (rank, start) picks the same pair as the scan above.
-void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out) const {
-  const uint32_t n = static_cast<uint32_t>(piece.size());
-  std::vector<uint32_t> next(n), prev(n), rank_at(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    next[i] = i + 1;
-    prev[i] = i - 1;  // wraps for i == 0, never read
+// The same merges for a long piece, in O(n log n) (long_merge.h).
+void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out,
+                          const std::atomic<bool>* stop) const {
+  MergeLongPiece(
+      piece, [this](absl::string_view bytes) { return RankOf(bytes); },
+      [&](absl::string_view part) { out->push_back(IdOf(part)); }, stop);
+}
+
+TokenId Tokenizer::IdOf(absl::string_view bytes) const {
+  if (bytes.size() > LongTokens::kStoredBytes) return long_.Find(bytes, decoder_)->id;
+  return encoder_.find(bytes)->second.id;
+}
+
+bool Tokenizer::HasToken(TokenId id) const {
+  return id < decoder_.size() && (!decoder_[id].empty() || long_.contains(id));
+}
+
+uint64_t Tokenizer::TokenLength(TokenId id) const {
+  return long_.contains(id) ? long_.length(id) : decoder_[id].size();
+}
+
+void Tokenizer::AppendTokenBytes(TokenId id, std::string* out) const {
+  if (long_.contains(id)) {
+    long_.Append(id, decoder_, out);
+  } else {
+    out->append(decoder_[id]);
   }
-  auto pair_rank = [&](uint32_t i) {
-    if (next[i] >= n) return kNoRank;
-    return RankOf(piece.substr(i, next[next[i]] - i));
-  };
-  auto entry = [](uint32_t rank, uint32_t start) { return uint64_t{rank} << 32 | start; };
-  std::vector<uint64_t> heap;
-  heap.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    rank_at[i] = pair_rank(i);
-    if (rank_at[i] != kNoRank) heap.push_back(entry(rank_at[i], i));
+}
+
+void Tokenizer::ForEachTokenPiece(TokenId id,
+                                  absl::FunctionRef<void(absl::string_view)> piece) const {
+  if (long_.contains(id)) {
+    long_.ForEachPiece(id, decoder_, piece);
+  } else {
+    piece(decoder_[id]);
   }
-  std::make_heap(heap.begin(), heap.end(), std::greater<>());
-  auto push = [&](uint32_t i) {
-    rank_at[i] = pair_rank(i);
-    if (rank_at[i] == kNoRank) return;
-    heap.push_back(entry(rank_at[i], i));
-    std::push_heap(heap.begin(), heap.end(), std::greater<>());
-  };
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    const uint64_t top = heap.back();
-    heap.pop_back();
-    const auto i = static_cast<uint32_t>(top);
-    if (rank_at[i] != static_cast<uint32_t>(top >> 32)) continue;
-    const uint32_t j = next[i];
-    next[i] = next[j];
-    if (next[j] < n) prev[next[j]] = i;
-    rank_at[j] = kNoRank;
-    push(i);
-    if (i > 0) push(prev[i]);
-  }
-  for (uint32_t i = 0; i < n; i = next[i]) out->push_back(IdOf(piece.substr(i, next[i] - i)));
 }
 
 std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
-  if (id >= decoder_.size() || decoder_[id].empty()) return std::nullopt;
-  return decoder_[id];
+  if (!HasToken(id)) return std::nullopt;
+  if (!long_.contains(id)) return decoder_[id];
+  // Spelled out once asked for, and kept for the views handed out.
+  std::lock_guard<std::mutex> lock(spelled_->mu);
+  auto [it, inserted] = spelled_->tokens.try_emplace(id);
+  if (inserted) long_.Append(id, decoder_, &it->second);
+  return it->second;
 }
 
 absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids) const {
   std::string text;
   for (TokenId id : ids) {
-    std::optional<absl::string_view> bytes = TokenBytes(id);
-    if (!bytes.has_value()) {
+    if (!HasToken(id)) {
       return absl::InvalidArgumentError(absl::StrCat("id ", id, " is not in the vocabulary"));
     }
-    text.append(bytes->data(), bytes->size());
+    AppendTokenBytes(id, &text);
   }
   return text;
 }

@@ -7,9 +7,11 @@
 #ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 #define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,9 +19,12 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/encode/long_tokens.h"
 #include "core/internal/huge_pages.h"
 #include "core/internal/short_key.h"
 #include "core/internal/types.h"
@@ -47,6 +52,12 @@ class EncodeCache {
   bool Find(absl::string_view piece, std::vector<TokenId>* out);
   void Insert(absl::string_view piece, absl::Span<const TokenId> ids);
   size_t size() const { return index_.size(); }
+
+  // A flag that, once it reads true, lets the encoding done with this cache end early, the ids
+  // then incomplete (for the caller that set it, which discards them): the text between two
+  // special tokens under a custom pattern, and a pre-token of megabytes, each take seconds.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
+  const std::atomic<bool>* stop() const { return stop_; }
 
   // In front of the rest: a direct-mapped table of recent short pre-tokens (short_key.h) with
   // up to three ids inline, whatever the hit rate. A hit costs two loads, a multiply and a
@@ -165,6 +176,7 @@ class EncodeCache {
   uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
   absl::flat_hash_map<std::string, Slice> index_;
   std::vector<TokenId> ids_;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 class Tokenizer {
@@ -178,17 +190,23 @@ class Tokenizer {
                                           Pattern pattern = Pattern::kGpt2,
                                           absl::string_view custom_regex = "");
   // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
-  // a special token may come with its id.
+  // a special token may come with its id. A vocab entry that no merge makes is still a
+  // pre-token's id when the whole pre-token is its bytes (as tiktoken looks a pre-token up
+  // whole, and Hugging Face does with `ignore_merges`), unless `vocab_tokens_whole` is false
+  // (Hugging Face without `ignore_merges`: merges alone).
   static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
                                                  const std::vector<SpecialToken>& special_tokens,
                                                  Pattern pattern = Pattern::kGpt2,
-                                                 absl::string_view custom_regex = "");
+                                                 absl::string_view custom_regex = "",
+                                                 bool vocab_tokens_whole = true);
   // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
   // must be present, ranks must be distinct.
   static absl::StatusOr<Tokenizer> FromRanks(
       const std::vector<std::pair<std::string, TokenId>>& ranks,
       const std::vector<SpecialToken>& special_tokens, Pattern pattern = Pattern::kGpt2,
       absl::string_view custom_regex = "");
+
+  class Builder;
 
   Tokenizer(Tokenizer&&) = default;
   Tokenizer& operator=(Tokenizer&&) = default;
@@ -210,8 +228,16 @@ class Tokenizer {
   absl::StatusOr<std::string> DecodeBytes(absl::Span<const TokenId> ids) const;
   // DecodeBytes with ill-formed UTF-8 replaced by U+FFFD, as bytes.decode(errors="replace").
   absl::StatusOr<std::string> Decode(absl::Span<const TokenId> ids) const;
-  // The bytes of one id, or nullopt if no token has it.
+  // The bytes of one id, or nullopt if no token has it. A long token (long_tokens.h) is
+  // spelled out at the first call and kept: AppendTokenBytes and ForEachTokenPiece do not keep
+  // it.
   std::optional<absl::string_view> TokenBytes(TokenId id) const;
+  bool HasToken(TokenId id) const;
+  uint64_t TokenLength(TokenId id) const;  // in bytes (HasToken)
+  // Appends the bytes of `id` (HasToken) to *out.
+  void AppendTokenBytes(TokenId id, std::string* out) const;
+  // Calls `piece` with the bytes of `id` (HasToken), left to right, in one piece or several.
+  void ForEachTokenPiece(TokenId id, absl::FunctionRef<void(absl::string_view)> piece) const;
 
   // One more than the largest id (special tokens included).
   size_t id_limit() const { return decoder_.size(); }
@@ -221,8 +247,13 @@ class Tokenizer {
   const SpecialTokens& special_tokens() const { return specials_; }
   const std::vector<TokenId>& special_ids() const { return special_ids_; }  // by index
   const PreTokenizer& pretokenizer() const { return *pretokenizer_; }
-  // The ids that byte pair merging gives `piece` (no whole-token shortcut, no cache).
-  void BytePairEncode(absl::string_view piece, std::vector<TokenId>* out) const;
+  // The ids of each merge's two parts, in rank order, for a tokenizer made by a Builder (else
+  // empty: the merges are the caller's).
+  const std::vector<std::pair<TokenId, TokenId>>& merge_ids() const { return merge_ids_; }
+  // The ids that byte pair merging gives `piece` (no whole-token shortcut, no cache). With
+  // `stop`, as EncodeCache::set_stop says.
+  void BytePairEncode(absl::string_view piece, std::vector<TokenId>* out,
+                      const std::atomic<bool>* stop = nullptr) const;
 
  private:
   // What a token is to the encoder: its merge rank and the id it is written as.
@@ -247,7 +278,9 @@ class Tokenizer {
     auto it = joins_.find(uint64_t{left} << 32 | right);
     return it == joins_.end() ? UINT32_MAX : it->second;
   }
-  TokenId IdOf(absl::string_view bytes) const { return encoder_.find(bytes)->second.id; }
+  TokenId IdOf(absl::string_view bytes) const;  // of a mergeable token
+  // The id of a pre-token that is a token whole (a mergeable one, or one of whole_only_).
+  std::optional<TokenId> WholeToken(absl::string_view piece) const;
   // EncodePreToken, the key of a short piece packed already (`key` is null for a long one or
   // without a cache).
   void EncodePacked(absl::string_view piece, const ShortKey* key, EncodeCache* cache,
@@ -258,7 +291,8 @@ class Tokenizer {
                                  EncodeCache* cache, std::vector<TokenId>* out);
   class WaitingRing;  // pre-tokens on their way to EncodePacked while far slots are fetched
   void MergeShort(absl::string_view piece, std::vector<TokenId>* out) const;
-  void MergeLong(absl::string_view piece, std::vector<TokenId>* out) const;
+  void MergeLong(absl::string_view piece, std::vector<TokenId>* out,
+                 const std::atomic<bool>* stop) const;
 
   Pattern pattern_ = Pattern::kGpt2;
   std::string custom_regex_;
@@ -282,10 +316,50 @@ class Tokenizer {
   // vocabulary can hold them: "abcd" from "ab" + "cd" where "bc" ranks first). GPT-2's, cl100k's
   // and o200k's have none.
   absl::flat_hash_set<std::string> unmerged_tokens_;
+  // Vocab entries that no merge makes, looked up only whole (CreateWithIds): bytes -> id. Those
+  // of up to kLongPiece bytes are in unmerged_tokens_ too.
+  absl::flat_hash_map<std::string, TokenId> whole_only_;
+  // The tokens merges make of more than LongTokens::kStoredBytes: not in encoder_, "" in
+  // decoder_.
+  LongTokens long_;
+  std::vector<std::pair<TokenId, TokenId>> merge_ids_;  // Builder's
+  // Their bytes as TokenBytes has spelled them out.
+  struct Spelled {
+    std::mutex mu;
+    absl::node_hash_map<TokenId, std::string> tokens;
+  };
+  std::unique_ptr<Spelled> spelled_ = std::make_unique<Spelled>();
   SpecialTokens specials_;
   std::vector<TokenId> special_ids_;
   std::unique_ptr<const PreTokenizer> pretokenizer_;
   uint64_t serial_ = 0;  // tells this tokenizer's thread-local cache from another's
+};
+
+// A tokenizer of ids laid out as BuildVocab (core/train/vocab.h) lays them out, made one merge
+// at a time from the merges' bytes: for a merges.txt read line by line, whose long tokens are
+// then never held as bytes (long_tokens.h). It gives the tokenizer that Create gives the
+// vocab BuildVocab makes of the same merges.
+//
+//   Tokenizer::Builder builder(special_tokens, IdLayout::kBytesFirst);
+//   for (...) BPEFORGE_RETURN_IF_ERROR(builder.AddMerge(left, right));
+//   absl::StatusOr<Tokenizer> t = std::move(builder).Finish({}, Pattern::kGpt2, "");
+class Tokenizer::Builder {
+ public:
+  Builder(const std::vector<std::string>& special_tokens, IdLayout layout);
+  // Adds the next merge: both parts must be tokens already (bytes or earlier merges' results).
+  absl::Status AddMerge(absl::string_view left, absl::string_view right);
+  // Ids so far.
+  size_t size() const { return t_.decoder_.size(); }
+  // Whether token `id` (below size()) has the bytes `bytes`.
+  bool Is(TokenId id, absl::string_view bytes) const;
+  // The tokenizer, with `extra_specials` after the layout's special tokens (at the next ids).
+  absl::StatusOr<Tokenizer> Finish(const std::vector<std::string>& extra_specials, Pattern pattern,
+                                   absl::string_view custom_regex) &&;
+
+ private:
+  std::optional<TokenId> Find(absl::string_view bytes) const;
+  Tokenizer t_;
+  std::vector<SpecialToken> specials_;  // with their ids
 };
 
 }  // namespace bpeforge::internal

@@ -270,6 +270,17 @@ absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::stri
   if (!r.Get(&header.bytes) || !r.Get(&header.pretokens) || !r.Get(&view.distinct)) {
     return r.Error("truncated");
   }
+  if (header.pattern == Pattern::kCustom) {
+    // Refused now, not once a tokenizer that no encoder can load has been trained and written.
+    if (absl::Status s = MakeAnyPreTokenizer(Pattern::kCustom, header.custom_regex).status();
+        !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ": the custom pattern it was counted with does not compile: ", s.message()));
+    }
+  }
+  for (const uint64_t total : {header.bytes, header.pretokens}) {
+    if (total > kMaxCountTotal) return r.Error("a total in the header is 2^63 or more");
+  }
   // Every entry in bounds, so that ForEachCount need not look, and in order, so that files
   // can be merged as they are read (CountFileMerger).
   const size_t first = r.pos();
@@ -283,6 +294,14 @@ absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::stri
       return absl::InvalidArgumentError(
           absl::StrCat(name, ": the entry at byte offset ", at,
                        " is not in order (count files list each pre-token once, by its bytes)"));
+    }
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(n, word.size(), &bytes) ||
+        __builtin_add_overflow(view.pretoken_bytes, bytes, &view.pretoken_bytes) ||
+        view.pretoken_bytes > kMaxCountTotal) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ": the entry at byte offset ", at, " (count ", n,
+          ") takes the counts past 2^63 bytes of pre-tokens, more than any text holds"));
     }
     previous = word;
   }

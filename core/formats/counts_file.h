@@ -56,6 +56,11 @@ inline Entry EntryAt(const char* p) {
 // The first bytes of every count file.
 inline constexpr absl::string_view kCountsMagic = "BPEFCNTS";
 
+// The largest total a count file may hold, of bytes, of pre-tokens, and of the pre-tokens'
+// bytes (each count times its pre-token's length): the trainer counts pairs in 64-bit signed
+// integers, and a pair's count is at most that last total.
+inline constexpr uint64_t kMaxCountTotal = (uint64_t{1} << 63) - 1;
+
 struct CountsHeader {
   Pattern pattern = Pattern::kGpt2;
   std::vector<std::string> special_tokens;
@@ -127,7 +132,8 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
 // Adds the entries of `entries` (a CountsFileView's, `distinct` of them) to *counts.
 void AddCounts(absl::string_view entries, uint64_t distinct, PreTokenCounts* counts);
 
-// A count file checked whole as ParseCountsFile does, its entries left where they lie. One
+// A count file checked whole as ParseCountsFile does, its entries left where they lie. Its
+// totals must stay within kMaxCountTotal and a custom pattern must compile. One
 // file's pre-tokens are distinct and sorted: the trainer takes them as words as they are.
 //
 //   absl::StatusOr<CountsFileView> view = ReadCountsFile(file.data(), path);
@@ -135,8 +141,9 @@ void AddCounts(absl::string_view entries, uint64_t distinct, PreTokenCounts* cou
 //     ForEachCount(part, [](absl::string_view pretoken, uint64_t n) { ... });
 struct CountsFileView {
   CountsHeader header;
-  uint64_t distinct = 0;      // entries
-  absl::string_view entries;  // each: u32 n, n bytes, u64 count
+  uint64_t distinct = 0;        // entries
+  uint64_t pretoken_bytes = 0;  // each count times its pre-token's length, added up
+  absl::string_view entries;    // each: u32 n, n bytes, u64 count
 };
 absl::StatusOr<CountsFileView> ReadCountsFile(absl::string_view data, absl::string_view name);
 

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/formats/token_spelling.h"
@@ -31,6 +32,16 @@ absl::StatusOr<std::vector<std::pair<std::string, TokenId>>> ParseVocabJsonEntri
     absl::string_view text, absl::string_view path);
 // Reads merges.txt; a leading "#version" line is skipped. Errors name the file and line.
 absl::StatusOr<Merges> ReadMergesTxt(const std::string& path);
+// The same a line at a time, calling add(left, right) with each merge's bytes, so that a file
+// of tokens of megabytes is never held whole; add's error stops it, named with the line.
+absl::Status ForEachMerge(
+    const std::string& path,
+    absl::FunctionRef<absl::Status(absl::string_view left, absl::string_view right)> add);
+// Reads vocab.json as it comes (never whole, nor as a JSON tree), calling entry(bytes, id) for
+// each key in file order, a key written twice each time; entry's error stops it.
+absl::Status ForEachVocabJsonEntry(
+    const std::string& path,
+    absl::FunctionRef<absl::Status(absl::string_view bytes, TokenId id)> entry);
 absl::StatusOr<Merges> ParseMergesTxt(absl::string_view text, absl::string_view path);
 
 }  // namespace bpeforge::internal

@@ -82,7 +82,7 @@ absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const TokenSpell
             [](const auto& a, const auto& b) { return a.second < b.second; });
   size_t r = 0, s = 0, written = 0;
   std::string scratch, other;
-  while (r < tables.ranks.size() || s < specials.size()) {
+  while ((r < tables.ranks.size() || s < specials.size()) && !out.stopped()) {
     const bool special =
         r == tables.ranks.size() || (s < specials.size() && specials[s].second < tables.ranks[r]);
     const std::string key = special ? std::string(specials[s].first)
@@ -91,7 +91,7 @@ absl::Status WriteHfTokenizerJson(const TiktokenTables& tables, const TokenSpell
     out.Add(written++ == 0 ? "\n" : ",\n", "      ", quoted(key), ": ", id);
   }
   out.Append("\n    },\n    \"merges\": [");
-  for (size_t i = 0; i < tokens.merges(); ++i) {
+  for (size_t i = 0; i < tokens.merges() && !out.stopped(); ++i) {
     out.Add(i == 0 ? "\n" : ",\n", "      ",
             quoted(absl::StrCat(BytesToGpt2(tokens.MergeLeft(i, &scratch)), " ",
                                 BytesToGpt2(tokens.MergeRight(i, &other)))));
@@ -244,6 +244,12 @@ absl::StatusOr<HfTokenizer> ParseHfTokenizerJson(absl::string_view text, absl::s
                               PatternOf(j.value("pre_tokenizer", json()), path, &out.custom_regex));
     BPEFORGE_ASSIGN_OR_RETURN(out.merges,
                               MergesOf(j["model"].value("merges", json::array()), path));
+    const json& ignore_merges = j["model"].value("ignore_merges", json(false));
+    if (!ignore_merges.is_boolean()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": model.ignore_merges is not a boolean"));
+    }
+    out.ignore_merges = ignore_merges.get<bool>();
 
     const json& vocab = j["model"].value("vocab", json());
     const json& added = j.value("added_tokens", json::array());

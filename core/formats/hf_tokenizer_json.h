@@ -40,6 +40,9 @@ struct HfTokenizer {
   std::vector<std::pair<std::string, TokenId>> specials;  // the added tokens
   Pattern pattern = Pattern::kGpt2;
   std::string custom_regex;  // for Pattern::kCustom: any Split regex but the known ones
+  // Whether a pre-token that is a vocab entry whole is that entry, merges or not (Hugging
+  // Face's default is false: merges alone).
+  bool ignore_merges = false;
 };
 
 // Errors name the file and what is not supported ("normalizer NFKC is not supported").

@@ -56,7 +56,7 @@ inline TokenId IdAt(const char* data, size_t index, size_t width) {
 
 // The sidecar IDS.json written beside an id file, so that decoding can check the id type, the
 // count and the tokenizer: {"format": "bpeforge-ids", "version": 1, "dtype": "uint16",
-// "count": N, "tokenizer": "fnv1a64:..."}.
+// "count": N, "tokenizer": "ids-fnv1a64:..."}.
 struct IdsSidecar {
   IdType type = IdType::kUint32;
   uint64_t count = 0;

@@ -53,12 +53,27 @@ absl::StatusOr<Ranks> ParseTiktokenRanks(absl::string_view text, absl::string_vi
   // gigabytes. Gaps are allowed, but bounded: exported files leave the special tokens' ids and
   // repeated tokens out.
   const size_t bound = RankBound(ranks.size());
+  // Each token once and each rank once, the second of two named with its line and the first's.
+  absl::flat_hash_map<absl::string_view, size_t> token_line;
+  absl::flat_hash_map<TokenId, size_t> rank_line;
+  token_line.reserve(ranks.size());
+  rank_line.reserve(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
-    if (ranks[i].second >= bound) {
+    const auto& [bytes, rank] = ranks[i];
+    if (rank >= bound) {
       return absl::InvalidArgumentError(
-          absl::StrCat(name, ":", lines[i], ": rank ", ranks[i].second, " is out of range: the ",
-                       ranks.size(), " tokens of this rank file must have ranks below ", bound,
+          absl::StrCat(name, ":", lines[i], ": rank ", rank, " is out of range: the ", ranks.size(),
+                       " tokens of this rank file must have ranks below ", bound,
                        " (twice their number + ", kMaxRankGap, ")"));
+    }
+    if (auto [it, added] = token_line.try_emplace(bytes, lines[i]); !added) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ":", lines[i], ": token \"", absl::CHexEscape(bytes.substr(0, 100)),
+                       "\" is ranked twice (first on line ", it->second, ")"));
+    }
+    if (auto [it, added] = rank_line.try_emplace(rank, lines[i]); !added) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ":", lines[i], ": rank ", rank, " is used twice (first on line ", it->second, ")"));
     }
   }
   return ranks;
@@ -71,8 +86,13 @@ absl::StatusOr<Ranks> ReadTiktokenRanks(const std::string& path) {
 }
 
 absl::StatusOr<TiktokenTables> TiktokenTablesOf(const TokenSpelling& tokens,
-                                                const std::vector<std::string>& special_tokens) {
-  TiktokenTables tables(tokens);
+                                                const std::vector<std::string>& special_tokens,
+                                                const std::atomic<bool>* cancel) {
+  auto cancelled = [cancel] {
+    return cancel != nullptr && cancel->load(std::memory_order_relaxed);
+  };
+  TiktokenTables tables(tokens, cancel);
+  if (cancelled()) return absl::CancelledError("writing was cancelled");
   for (const std::string& s : special_tokens) {
     const std::optional<TokenId> id = tables.first.Find(s);
     if (!id) {
@@ -91,7 +111,9 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const TokenSpelling& tokens,
   }
   int64_t last = -1;
   std::string left, right, joined;
+  absl::flat_hash_set<TokenId> built;  // the merges' results
   for (size_t i = 0; i < tokens.merges(); ++i) {
+    if (cancelled()) return absl::CancelledError("writing was cancelled");
     joined.clear();
     absl::StrAppend(&joined, tokens.MergeLeft(i, &left), tokens.MergeRight(i, &right));
     const std::optional<TokenId> id = tables.first.Find(joined);
@@ -105,6 +127,28 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const TokenSpelling& tokens,
           "; tiktoken merges in id order, so these ids cannot be written as a rank file"));
     }
     last = std::max<int64_t>(last, *id);
+    built.insert(*id);
+  }
+  // A token that no merge makes is looked up only whole, by tiktoken as by Hugging Face with
+  // ignore_merges; but tiktoken would also make it by joining two tokens whose bytes are its
+  // own, where Hugging Face does not. Such a vocabulary cannot be written as ranks.
+  std::string scratch;
+  for (TokenId id : tables.ranks) {
+    if (built.contains(id)) continue;
+    const std::string bytes(tokens.Token(id, &scratch));
+    for (size_t cut = 1; cut < bytes.size(); ++cut) {
+      const absl::string_view whole = bytes;
+      if (tables.first.Find(whole.substr(0, cut)) && tables.first.Find(whole.substr(cut))) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("\"", absl::CHexEscape(bytes), "\" (id ", id,
+                         ") is made by no merge, but tiktoken "
+                         "would make it by joining \"",
+                         absl::CHexEscape(whole.substr(0, cut)), "\" and \"",
+                         absl::CHexEscape(whole.substr(cut)),
+                         "\", where Hugging Face does not; a rank file "
+                         "cannot hold this vocabulary"));
+      }
+    }
   }
   return tables;
 }
@@ -112,6 +156,7 @@ absl::StatusOr<TiktokenTables> TiktokenTablesOf(const TokenSpelling& tokens,
 void WriteTiktokenRanks(const TiktokenTables& tables, const TokenSpelling& tokens, TextSink& out) {
   std::string scratch;
   for (TokenId id : tables.ranks) {
+    if (out.stopped()) return;
     out.Add(absl::Base64Escape(tokens.Token(id, &scratch)), " ", id, "\n");
   }
 }
@@ -130,7 +175,7 @@ void WriteTiktokenJson(const TiktokenTables& tables, const TokenSpelling& tokens
   out.Append(absl::string_view(head).substr(0, head.size() - 3));
   // js-tiktoken's form: each line starts a run of consecutive ranks.
   std::string scratch;
-  for (size_t i = 0; i < tables.ranks.size(); ++i) {
+  for (size_t i = 0; i < tables.ranks.size() && !out.stopped(); ++i) {
     const TokenId rank = tables.ranks[i];
     const bool run_goes_on = i > 0 && i % 256 != 0 && tables.ranks[i - 1] + 1 == rank;
     if (!run_goes_on) out.Add(i > 0 ? "\\n" : "", "! ", rank);

@@ -3,6 +3,7 @@
 #ifndef BPEFORGE_CORE_FORMATS_TIKTOKEN_FILES_H_
 #define BPEFORGE_CORE_FORMATS_TIKTOKEN_FILES_H_
 
+#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,7 +37,8 @@ inline void WriteTiktokenRanks(const Ranks& ranks, TextSink& out) {
 // the CS336 tie-break can create, is left out: a rank file holds one rank per byte string), and
 // the special tokens with their ids. The tables refer to the spelling they were made from.
 struct TiktokenTables {
-  explicit TiktokenTables(const TokenSpelling& tokens) : first(tokens) {}
+  TiktokenTables(const TokenSpelling& tokens, const std::atomic<bool>* cancel)
+      : first(tokens, cancel) {}
   FirstIds first;                                         // the first id of each byte string
   std::vector<TokenId> ranks;                             // the ids written as ranks, in id order
   std::vector<std::pair<std::string, TokenId>> specials;  // in the given order
@@ -44,9 +46,12 @@ struct TiktokenTables {
   size_t left_out = 0;  // ids whose bytes an earlier id has
 };
 // Fails when tiktoken would encode differently: its merge priority is the id, so the ids of the
-// merge results must grow in merge order (they do in both layouts training writes).
+// merge results must grow in merge order (they do in both layouts training writes). Spelling
+// every token of a large vocabulary takes seconds: once `cancel` (when given) reads true, it
+// returns Cancelled.
 absl::StatusOr<TiktokenTables> TiktokenTablesOf(const TokenSpelling& tokens,
-                                                const std::vector<std::string>& special_tokens);
+                                                const std::vector<std::string>& special_tokens,
+                                                const std::atomic<bool>* cancel = nullptr);
 // The rank file of `tables`.
 void WriteTiktokenRanks(const TiktokenTables& tables, const TokenSpelling& tokens, TextSink& out);
 

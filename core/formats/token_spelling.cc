@@ -25,10 +25,12 @@ absl::string_view TreeSpelling::MergeRight(size_t i, std::string* scratch) const
   return tree_.Bytes(tree_.parts(static_cast<uint32_t>(256 + i)).second, scratch);
 }
 
-FirstIds::FirstIds(const TokenSpelling& tokens) : tokens_(&tokens), later_(tokens.size()) {
+FirstIds::FirstIds(const TokenSpelling& tokens, const std::atomic<bool>* cancel)
+    : tokens_(&tokens), later_(tokens.size()) {
   std::string scratch;
   by_hash_.reserve(tokens.size());
   for (size_t id = 0; id < tokens.size(); ++id) {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) return;
     const absl::string_view bytes = tokens.Token(id, &scratch);
     auto& ids = by_hash_[absl::HashOf(bytes)];
     bool seen = false;

@@ -11,6 +11,7 @@
 #ifndef BPEFORGE_CORE_FORMATS_TOKEN_SPELLING_H_
 #define BPEFORGE_CORE_FORMATS_TOKEN_SPELLING_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -74,7 +75,8 @@ class TreeSpelling final : public TokenSpelling {
 // bytes; encoding emits the first). Found by a hash of the bytes, every match checked in full.
 class FirstIds {
  public:
-  explicit FirstIds(const TokenSpelling& tokens);
+  // Once `cancel` (when given) reads true, it stops looking (the caller gives up).
+  explicit FirstIds(const TokenSpelling& tokens, const std::atomic<bool>* cancel = nullptr);
   // The first id whose bytes are `bytes`, if any.
   std::optional<TokenId> Find(absl::string_view bytes) const;
   bool IsFirst(TokenId id) const { return !later_[id]; }

@@ -150,8 +150,15 @@ absl::Status AtomicFile::SeekTo(uint64_t offset) {
 }
 
 void AtomicFile::Append(absl::string_view data) {
-  if (!append_error_.ok()) return;
+  if (stopped()) return;
   append_error_ = Write(data);
+}
+
+bool AtomicFile::stopped() const {
+  if (append_error_.ok() && cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+    append_error_ = absl::CancelledError("writing was cancelled");
+  }
+  return !append_error_.ok();
 }
 
 absl::Status AtomicFile::Finish() {
@@ -209,7 +216,14 @@ absl::Status ReadFile(const std::string& path, std::string* contents) {
 }
 
 absl::Status WriteFilesAtomically(const std::string& dir,
-                                  const std::vector<std::pair<std::string, WriteContents>>& files) {
+                                  const std::vector<std::pair<std::string, WriteContents>>& files,
+                                  const std::atomic<bool>* cancel) {
+  auto cancelled = [cancel]() -> absl::Status {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+      return absl::CancelledError("writing was cancelled");
+    }
+    return absl::OkStatus();
+  };
   if (dir.empty()) return absl::InvalidArgumentError("the output directory is empty (\"\")");
   // Directories made here are removed again if the files cannot all be written, so a failure
   // leaves the tree as it was. (Declared first: it runs after the files' own clean-up.)
@@ -241,10 +255,13 @@ absl::Status WriteFilesAtomically(const std::string& dir,
     auto file = std::make_unique<AtomicFile>();
     const std::string path = (std::filesystem::path(dir) / name).string();
     BPEFORGE_RETURN_IF_ERROR(AtomicFile::Open(path, file.get()));
+    file->set_cancel(cancel);
     BPEFORGE_RETURN_IF_ERROR(write_contents(*file));
+    BPEFORGE_RETURN_IF_ERROR(cancelled());  // the writer may have stopped early, its text cut
     BPEFORGE_RETURN_IF_ERROR(file->Finish());
     open.push_back(std::move(file));
   }
+  BPEFORGE_RETURN_IF_ERROR(cancelled());
   for (auto& file : open) {
     BPEFORGE_RETURN_IF_ERROR(file->Commit());
   }

@@ -6,6 +6,7 @@
 #ifndef BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
 #define BPEFORGE_CORE_INTERNAL_ATOMIC_FILE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -48,8 +49,10 @@ class AtomicFile : public TextSink {
   absl::Status SeekTo(uint64_t offset);
 
   // Write, for writers that stream (text_sink.h): the first error is kept, and returned by
-  // Finish() and Commit().
+  // Finish() and Commit(). Once `cancel` (set_cancel) reads true, that error is Cancelled.
   void Append(absl::string_view data) override;
+  bool stopped() const override;
+  void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
   // Flushes, syncs and closes the temporary file (so that a full disk shows here, before any
   // file of a set is renamed into place).
   absl::Status Finish();
@@ -63,7 +66,8 @@ class AtomicFile : public TextSink {
   std::FILE* file_ = nullptr;
   int direct_ = -1;  // direct_descriptor(), once opened
   bool committed_ = false;
-  absl::Status append_error_;
+  mutable absl::Status append_error_;  // stopped() records a cancel here
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 // Writes `contents` to `path` atomically.
@@ -73,10 +77,13 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 // renames them into place only after all were written. On failure no file of the set is left
 // behind (earlier files of the same name are kept as they were). Each file is streamed by its
 // writer into its temporary file, so that no file is held in memory (a tokenizer's files can
-// be many times its input).
+// be many times its input). Once `cancel` (when given) reads true, the writers' sinks stop
+// taking text and the call returns Cancelled, having renamed nothing; once the renames have
+// begun, they are finished.
 using WriteContents = std::function<absl::Status(TextSink&)>;
 absl::Status WriteFilesAtomically(const std::string& dir,
-                                  const std::vector<std::pair<std::string, WriteContents>>& files);
+                                  const std::vector<std::pair<std::string, WriteContents>>& files,
+                                  const std::atomic<bool>* cancel = nullptr);
 
 // Reads a whole file; errors name the file.
 absl::Status ReadFile(const std::string& path, std::string* contents);

@@ -22,6 +22,9 @@ class TextSink {
  public:
   virtual ~TextSink() = default;
   virtual void Append(absl::string_view text) = 0;
+  // Whether the sink takes nothing more (its file failed, or the work was cancelled): a writer
+  // looks between entries and stops early, its output then thrown away.
+  virtual bool stopped() const { return false; }
 
   // Appends the pieces as absl::StrCat would join them.
   template <typename... Pieces>

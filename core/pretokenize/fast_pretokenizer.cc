@@ -297,8 +297,8 @@ template <typename Loop, BlockMatcher kMatcher>
 class BlockPreTokenizer : public PreTokenizer {
  public:
   BlockPreTokenizer() : PreTokenizer(kMatcher) {}
-  void Split(absl::string_view text,
-             absl::FunctionRef<void(absl::string_view)> sink) const override {
+  void SplitUntil(absl::string_view text, absl::FunctionRef<void(absl::string_view)> sink,
+                  const std::atomic<bool>*) const override {
     Loop{}(text, sink);
   }
 };

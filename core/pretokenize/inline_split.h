@@ -13,6 +13,7 @@
 #define BPEFORGE_CORE_PRETOKENIZE_INLINE_SPLIT_H_
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -90,18 +91,21 @@ using Cl100kLoop = BlockLoop<BlockMatcher::kCl100k>;
 using O200kLoop = BlockLoop<BlockMatcher::kO200k>;
 struct SplitLoop {  // any other pre-tokenizer: its Split, a call per pre-token
   const PreTokenizer* pretokenizer;
+  const std::atomic<bool>* stop;  // PreTokenizer::SplitUntil's
   template <typename Sink>
   void operator()(absl::string_view text, Sink&& sink) const {
-    pretokenizer->Split(text, sink);
+    pretokenizer->SplitUntil(text, sink, stop);
   }
 };
 
 // fn(loop) with the loop of `pretokenizer`. A hot consumer makes `fn` call a function template
 // of its own on the loop's type, kept out of line, so that each loop is compiled into its own
 // function: with all of them in one, GCC stopped inlining counting's sink into GPT-2's loop
-// (a call per pre-token, 7% of counting web text; bench/RESULTS.md).
+// (a call per pre-token, 7% of counting web text; bench/RESULTS.md). `stop` is for the
+// pre-tokenizers that take it (PreTokenizer::SplitUntil).
 template <typename Fn>
-decltype(auto) WithLoop(const PreTokenizer& pretokenizer, Fn&& fn) {
+decltype(auto) WithLoop(const PreTokenizer& pretokenizer, Fn&& fn,
+                        const std::atomic<bool>* stop = nullptr) {
   switch (pretokenizer.block_matcher()) {
     case BlockMatcher::kGpt2:
       return fn(Gpt2Loop{});
@@ -112,7 +116,7 @@ decltype(auto) WithLoop(const PreTokenizer& pretokenizer, Fn&& fn) {
     case BlockMatcher::kNone:
       break;
   }
-  return fn(SplitLoop{&pretokenizer});
+  return fn(SplitLoop{&pretokenizer, stop});
 }
 
 // pretokenizer.Split(text, sink), with `sink` inlined where the pre-tokenizer is a block

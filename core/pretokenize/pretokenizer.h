@@ -5,6 +5,7 @@
 #ifndef BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_
 #define BPEFORGE_CORE_PRETOKENIZE_PRETOKENIZER_H_
 
+#include <atomic>
 #include <memory>
 
 #include "absl/functional/function_ref.h"
@@ -24,8 +25,15 @@ class PreTokenizer {
 
   // Calls `sink` with every pre-token of `text`, in order. `text` must be valid UTF-8
   // (callers validate first); on invalid bytes the result is unspecified but memory-safe.
-  virtual void Split(absl::string_view text,
-                     absl::FunctionRef<void(absl::string_view)> sink) const = 0;
+  void Split(absl::string_view text, absl::FunctionRef<void(absl::string_view)> sink) const {
+    SplitUntil(text, sink, nullptr);
+  }
+  // The same, but gives up soon after `stop` (when given) reads true, the pre-tokens then
+  // incomplete (the caller that set it discards them): a custom regex runs at a few MB/s over
+  // text that has no cut but special tokens, and a long such text could not be stopped for
+  // seconds. The built-in matchers are fast enough to finish.
+  virtual void SplitUntil(absl::string_view text, absl::FunctionRef<void(absl::string_view)> sink,
+                          const std::atomic<bool>* stop) const = 0;
 
   // The block matcher this is, if any: ForEachPreToken (inline_split.h) runs its loop with the
   // sink inlined.

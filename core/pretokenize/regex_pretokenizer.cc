@@ -161,16 +161,22 @@ boost::u32regex CompileU32Regex(const std::string& utf8) {
   return boost::u32regex(begin, begin + size, boost::regex_constants::perl);
 }
 
+// Whether to give up, looked at every 1,024th match: a relaxed load per match would cost
+// little, but a regex's matches are many and short.
+bool StopNow(const std::atomic<bool>* stop, uint64_t matches) {
+  return stop != nullptr && matches % 1024 == 0 && stop->load(std::memory_order_relaxed);
+}
+
 class RegexPreTokenizer : public PreTokenizer {
  public:
   explicit RegexPreTokenizer(Pattern pattern) : regex_(CompileU32Regex(BoostSpelling(pattern))) {}
 
-  void Split(absl::string_view text,
-             absl::FunctionRef<void(absl::string_view)> sink) const override {
+  void SplitUntil(absl::string_view text, absl::FunctionRef<void(absl::string_view)> sink,
+                  const std::atomic<bool>* stop) const override {
     const char* begin = text.data();
     const char* end = begin + text.size();
     boost::u32regex_iterator<const char*> it(begin, end, regex_), last;
-    for (; it != last; ++it) {
+    for (uint64_t n = 0; it != last && !StopNow(stop, ++n); ++it) {
       const auto& m = (*it)[0];
       sink(absl::string_view(m.first, static_cast<size_t>(m.second - m.first)));
     }
@@ -185,13 +191,14 @@ class CustomPreTokenizer : public PreTokenizer {
  public:
   explicit CustomPreTokenizer(boost::u32regex regex) : regex_(std::move(regex)) {}
 
-  void Split(absl::string_view text,
-             absl::FunctionRef<void(absl::string_view)> sink) const override {
+  void SplitUntil(absl::string_view text, absl::FunctionRef<void(absl::string_view)> sink,
+                  const std::atomic<bool>* stop) const override {
     const char* begin = text.data();
     const char* end = begin + text.size();
     const char* done = begin;
     boost::u32regex_iterator<const char*> it(begin, end, regex_), last;
-    for (; it != last; ++it) {
+    for (uint64_t n = 0; it != last; ++it) {
+      if (StopNow(stop, ++n)) return;
       const auto& m = (*it)[0];
       if (m.first > done) sink(absl::string_view(done, static_cast<size_t>(m.first - done)));
       if (m.second > m.first)

@@ -13,6 +13,8 @@ namespace {
 
 // Below this many dead entries the pool is not worth compacting.
 constexpr uint32_t kCompactSlack = 1 << 16;
+// A merged list's pages are given back this many entries at a time as it is read.
+constexpr uint32_t kReleaseEvery = 1 << 18;
 
 // A merge's new lists while they are counted and filled, by the other symbol of the pair:
 // `ending` for (other, merged), `starting` for (merged, other). Zero between merges.
@@ -119,7 +121,12 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
   }
   assert(end_ <= capacity_);
   resident_ = std::max(resident_, end_);
+  // The merged list is read here for the last time, and its pages go back to the system as the
+  // reading passes them: the first list of a word of one letter is the whole word, and the
+  // lists this merge fills (half as long) would otherwise be resident beside all of it.
+  uint32_t released = begin;
   for (uint32_t k = begin; k < end; ++k) {
+    if (k - released >= kReleaseEvery) released = Release(released, k);
     const uint32_t p = pool_[k];
     if (s[p] != merged) continue;
     const uint32_t before = Prev(s, p), after = Next(s, p);
@@ -131,6 +138,14 @@ void IndexedWord::Merge(uint32_t* s, uint32_t left, uint32_t right, uint32_t mer
     for (uint32_t other : touched) (ends ? by.ending : by.starting)[other] = 0;
     touched.clear();
   }
+}
+
+uint32_t IndexedWord::Release(uint32_t from, uint32_t to) {
+  static const uintptr_t page = sysconf(_SC_PAGESIZE);
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(&pool_[from]) + page - 1) & ~(page - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(&pool_[to]) & ~(page - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  return to;
 }
 
 void IndexedWord::Compact() {

@@ -75,6 +75,9 @@ class IndexedWord {
 
   // Moves the lists down to the start of the pool, over the spent ones.
   void Compact();
+  // Gives the whole pages of pool_[from, to), which are read no more, back to the system;
+  // returns `to`.
+  uint32_t Release(uint32_t from, uint32_t to);
 
   struct List {  // where a pair may start: pool_[begin, begin + size)
     uint32_t begin, size;

@@ -73,9 +73,10 @@ template <typename Loop>
 
 uint64_t Count(absl::string_view text, const SpecialTokens& specials,
                const PreTokenizer& pretokenizer, CountingTable& counts,
-               CountingTable::RecentCache* recent) {
-  return WithLoop(pretokenizer,
-                  [&](auto loop) { return CountWith(loop, text, specials, counts, recent); });
+               CountingTable::RecentCache* recent, const std::atomic<bool>* stop) {
+  return WithLoop(
+      pretokenizer, [&](auto loop) { return CountWith(loop, text, specials, counts, recent); },
+      stop);
 }
 
 }  // namespace
@@ -87,12 +88,13 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
                         const PreTokenizer& pretokenizer, CountingTable* counts) {
-  return Count(text, specials, pretokenizer, *counts, nullptr);
+  return Count(text, specials, pretokenizer, *counts, nullptr, nullptr);
 }
 
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
-                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent) {
-  return Count(text, specials, pretokenizer, recent->table(), recent);
+                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent,
+                        const std::atomic<bool>* stop) {
+  return Count(text, specials, pretokenizer, recent->table(), recent, stop);
 }
 
 uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,

@@ -2,6 +2,7 @@
 #ifndef BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
 #define BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -61,8 +62,11 @@ uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
 // The same into recent->table(), through `recent`, a cache that outlives the call: a worker
 // that counts many short texts (JSON Lines documents) keeps one, where the call above makes
 // one for each text of a chunk's size only. The table is complete once `recent` is destroyed.
+// Once `stop` (when given) reads true, counting may end early, the counts incomplete
+// (PreTokenizer::SplitUntil): for the caller that set it, which discards them.
 uint64_t CountPreTokens(absl::string_view text, const SpecialTokens& specials,
-                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent);
+                        const PreTokenizer& pretokenizer, CountingTable::RecentCache* recent,
+                        const std::atomic<bool>* stop = nullptr);
 
 // The same pass with nothing counted: splits on special tokens, pre-tokenizes and returns the
 // number of pre-tokens. A benchmark's yardstick for what counting adds to the scan.

@@ -232,7 +232,8 @@ class BPEFORGE_API CountFiles {
   // Train, then SaveTokenizer to `dir`, as TrainAndSave does (the vocabulary never spelled out).
   absl::StatusOr<TrainStats> TrainAndSave(const TrainOptions& options, const std::string& dir);
   // Writes their counts added up as one count file (what SaveCounts of LoadCounts writes),
-  // whole or not at all; returns what it holds, `counts` left empty.
+  // whole or not at all, never over one of them (kInvalidArgument, whatever links lead there);
+  // returns what it holds, `counts` left empty.
   absl::StatusOr<CountedText> Save(const std::string& path);
 
  private:
@@ -442,8 +443,10 @@ class BPEFORGE_API Tokenizer {
   // As above, into `output` (whole or not at all; never the ids file itself).
   absl::Status DecodeFile(const std::string& ids_path, const DecodeFileOptions& options,
                           const std::string& output) const;
-  // A fingerprint of what decoding depends on (id -> bytes, special tokens, pattern), as
-  // EncodeFile records it in the sidecar: "fnv1a64:<16 hex digits>".
+  // A fingerprint of what decoding depends on, the bytes of every id (special tokens' too), as
+  // EncodeFile records it in the sidecar: "ids-fnv1a64:<16 hex digits>". Tokenizers that
+  // decode every id alike share it, whatever their pattern or special tokens. (DecodeFile also
+  // accepts the "fnv1a64:" fingerprints of earlier versions, which covered those too.)
   std::string Fingerprint() const;
 
   // The bytes of one id, or nullopt if no token has it.

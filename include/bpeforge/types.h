@@ -46,6 +46,9 @@ struct InputStats {
   // The longest piece of text (not counting JSON Lines) that one thread took whole: a piece
   // grows past the chunk size until a safe cut (see README, "Where the text is cut").
   uint64_t largest_piece_bytes = 0;
+  // The largest decompression window a compressed stream needed (zstd frames written with
+  // `--long=N` need 2^N bytes, held in memory while the stream is read); 0 for the others.
+  uint64_t largest_window_bytes = 0;
 };
 
 struct TrainStats {

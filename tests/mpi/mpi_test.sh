@@ -80,8 +80,24 @@ grep -q "error: rank 2: $work/bad.jsonl:2: field \"text\" is not a string" "$wor
 
 mpirun -np 2 "$bpeforge" train "${inputs[@]}" "${flags[@]}" --out /proc/bpeforge-out \
   >"$work/log" 2>&1 && fail "an unwritable --out succeeded"
-grep -q "error: cannot create output directory /proc/bpeforge-out" "$work/log" ||
+grep -q "error: --out /proc/bpeforge-out: cannot create /proc/bpeforge-out" "$work/log" ||
   fail "the unwritable --out's error: $(head -n 2 "$work/log")"
+grep -q "pre-tokenizing" "$work/log" && fail "the unwritable --out was found after the work"
+
+# A folder of thousands of shards under a limit of 256 open files: each rank holds a bounded
+# number of them open at once, and the count is that of one process.
+mkdir "$work/shards"
+for i in $(seq 0 2999); do
+  printf 'shard %d of the corpus: words %d and %d.\n' "$i" $((i * 7 % 1000)) $((i * 13 % 1000)) \
+    >"$work/shards/part-$(printf %05d "$i").txt"
+done
+"$bpeforge" count "$work/shards" --quiet --out "$work/shards-one.counts" >/dev/null ||
+  fail "one process count of the shards"
+(ulimit -n 256 && mpirun -np 2 "$bpeforge" count "$work/shards" --quiet \
+  --out "$work/shards-np2.counts" >"$work/log" 2>&1) ||
+  fail "count -np 2 of 3000 shards under ulimit -n 256: $(tail -n 3 "$work/log")"
+cmp -s "$work/shards-one.counts" "$work/shards-np2.counts" ||
+  fail "count -np 2 of the shards: the count file differs"
 
 mpirun -np 2 "$bpeforge" encode --tokenizer "$work/one" "$work/web.txt" --output "$work/ids" \
   >"$work/log" 2>&1 && fail "encode under mpirun ran"
