@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "api/options.h"
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "core/formats/counts_file.h"
 #include "core/internal/atomic_file.h"
 #include "core/internal/huge_pages.h"
@@ -37,11 +38,15 @@ std::string DescribeCounting(Pattern pattern, const std::string& regex,
 
 // Counts as Train does, the counts left in the workers' own tables; *out gets what was counted
 // (all but `counts` and `distinct`).
+// Counts share `share` of `shares` of the inputs (all of them for 0 of 1).
 absl::StatusOr<internal::ShardedCounts> CountInWorkers(const std::vector<std::string>& inputs,
                                                        const TrainOptions& options,
-                                                       CountedText* out) {
+                                                       CountedText* out, size_t share = 0,
+                                                       size_t shares = 1) {
   internal::TrainJob job = ToInternal(options);
   job.inputs = inputs;
+  job.share = share;
+  job.shares = shares;
   // Counting needs no vocabulary size; the smallest valid one passes the config check.
   job.trainer.vocab_size = 256 + internal::SpecialTokens(options.special_tokens).tokens().size();
   absl::StatusOr<internal::ShardedCounts> sharded = internal::CountInputs(job, /*per_worker=*/true);
@@ -93,12 +98,17 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::str
 
 absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
                                            const TrainOptions& options) {
+  return CountShare(inputs, options, 0, 1);
+}
+
+absl::StatusOr<CountedText> CountShare(const std::vector<std::string>& inputs,
+                                       const TrainOptions& options, size_t share, size_t shares) {
   CountedText out;
-  absl::StatusOr<internal::ShardedCounts> sharded = CountInWorkers(inputs, options, &out);
+  absl::StatusOr<internal::ShardedCounts> sharded =
+      CountInWorkers(inputs, options, &out, share, shares);
   if (!sharded.ok()) return sharded.status();
   // The workers' own tables, made disjoint and copied into the map once: combined into shards
-  // first, every pre-token was copied three times (count of web 1 GB: 0.89 of the time, peak
-  // memory 566 against 986 MiB).
+  // first, every pre-token was copied three times.
   std::vector<internal::CountingTable>& tables = sharded->tables;
   internal::CountingTable::MakeDisjoint(tables);
   size_t distinct = 0;
@@ -242,9 +252,8 @@ absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOption
         parts.size(), [&](size_t part, auto fn) { internal::ForEachCount(parts[part], fn); },
         view.distinct, job, release_all);
   } else {
-    // Merged as read into entries laid out as one file's, which then are the words. (Merged
-    // again to size the word table and again to fill it, the word table of two halves of web
-    // text took 0.54 s against 0.09 s for one file: bench/RESULTS.md.)
+    // Merged as read into entries laid out as one file's, which then are the words, rather
+    // than merged again to size the word table and again to fill it.
     const auto start = std::chrono::steady_clock::now();
     Merged merged = Merge(options.threads);
     merging = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -318,8 +327,8 @@ absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
   internal::AtomicFile file;
   BPEFORGE_RETURN_IF_ERROR(internal::AtomicFile::Open(path, &file));
   CountedText out = files_->counted;
-  // Merged by all the threads, then written in order (merged as written, on one thread, two
-  // halves of web text took 0.80 s: bench/RESULTS.md).
+  // Merged by all the threads, then written in order (merged as written, the merge ran on one
+  // thread).
   Files::Merged merged = files_->Merge(0);
   out.distinct = merged.distinct;
   std::vector<absl::string_view> ranges;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "api/options.h"
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "core/internal/atomic_file.h"
 
 namespace bpeforge {

@@ -29,8 +29,6 @@ inline internal::TrainJob ToInternal(const TrainOptions& options) {
   out.chunk_bytes = options.chunk_bytes;
   out.jsonl.field = options.input.jsonl_field;
   out.jsonl.skip_bad_records = options.input.skip_bad_records;
-  out.share = options.share;
-  out.shares = options.shares;
   if (options.progress || options.progress_figures) {
     out.progress = [lines = options.progress, figures = options.progress_figures,
                     goal = options.vocab_size](const ProgressFigures& p) {

@@ -32,7 +32,7 @@ struct Tokenizer::State {
   std::string why_no_model;              // then, why (for Save's error)
   bool from_rank_file = false;
   // Per-thread caches of recent pre-tokens for EncodeBatch, kept warm from call to call (a
-  // batch of short texts gains most from them: 2x on TinyStories-like documents).
+  // batch of short texts gains most from them).
   mutable tbb::enumerable_thread_specific<internal::EncodeCache> batch_caches;
 
  private:

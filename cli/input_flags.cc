@@ -115,7 +115,7 @@ std::string InputNotes(const InputStats& input, uint64_t chunk_bytes) {
   if (chunk_bytes > 0 && input.largest_piece_bytes >= 16 * chunk_bytes) {
     absl::StrAppendFormat(
         &notes,
-        "note: %.1f MB of text had no safe cut point (see README, \"Where the text is cut\"), "
+        "note: %.1f MB of text had no safe cut point (see docs/cli.md, \"Where the text is cut\"), "
         "so one thread took it whole\n",
         input.largest_piece_bytes / 1e6);
   }

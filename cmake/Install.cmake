@@ -13,7 +13,9 @@ install(TARGETS bpeforge_lib EXPORT bpeforgeTargets ${BPEFORGE_BUNDLE}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS bpeforge ${BPEFORGE_BUNDLE} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY include/bpeforge DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# bpeforge/internal/ is for the project's own front ends (the command line, the MPI driver).
+install(DIRECTORY include/bpeforge DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN internal EXCLUDE)
 install(EXPORT bpeforgeTargets NAMESPACE bpeforge:: DESTINATION ${BPEFORGE_CMAKE_DIR})
 configure_package_config_file(cmake/bpeforgeConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/bpeforgeConfig.cmake

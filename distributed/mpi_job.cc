@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "bpeforge/internal/front_ends.h"
 
 namespace bpeforge::distributed {
 namespace {
@@ -113,10 +114,8 @@ absl::Status MpiJob::Agree(const absl::Status& local) {
 absl::StatusOr<std::optional<CountedText>> MpiJob::Count(const std::vector<std::string>& inputs,
                                                          const TrainOptions& options) {
   // 1. Count this rank's share of the input.
-  TrainOptions share = options;
-  share.share = static_cast<size_t>(rank_);
-  share.shares = static_cast<size_t>(size_);
-  absl::StatusOr<CountedText> local = CountPreTokens(inputs, share);
+  absl::StatusOr<CountedText> local =
+      CountShare(inputs, options, static_cast<size_t>(rank_), static_cast<size_t>(size_));
   if (absl::Status s = Agree(local.status()); !s.ok()) return s;
 
   // 2. Send each pre-token's count to the rank that owns it, and add up what arrives: every

@@ -1,9 +1,9 @@
 // Running `bpeforge train` and `bpeforge count` as one job over many processes and machines
 // with Open MPI (mpirun), on the public API only. Each rank counts its share of the inputs
-// (TrainOptions::share), the counts are exchanged so that each rank owns the pre-tokens whose
-// hash falls to it (MPI_Alltoallv), and the owned counts, each pre-token once, are gathered on
-// rank 0, which learns the merges and writes the outputs. The result is byte for byte that of
-// one process.
+// (CountShare, bpeforge/internal/front_ends.h), the counts are exchanged so that each rank owns the
+// pre-tokens whose hash falls to it (MPI_Alltoallv), and the owned counts, each pre-token once, are
+// gathered on rank 0, which learns the merges and writes the outputs. The result is byte for byte
+// that of one process.
 //
 //   std::optional<MpiJob> job = MpiJob::InitIfLaunched(&argc, &argv);  // under mpirun only
 //   absl::StatusOr<std::optional<CountedText>> counted = job->Count(inputs, options);

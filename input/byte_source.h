@@ -32,8 +32,7 @@ absl::string_view CompressionName(Compression c);  // "gzip", "xz", "zstd", "non
 // it comes, not whole). Errors name the file (unreadable); other files that are not regular,
 // and missing ones, are not streamed (MappedFile reads or reports them). Plain JSON Lines in a
 // regular file are mapped and read in place: streamed, their bytes were copied three times on
-// the one thread that reads, and TinyStories-like records trained in 1.7 times the time of the
-// same text.
+// the one thread that reads.
 absl::StatusOr<bool> IsStreamedInput(const std::string& path, bool jsonl);
 
 class ByteSource {

@@ -1,9 +1,8 @@
 // Writes a large output (ids: gigabytes) into an AtomicFile from a thread of its own, straight
 // to the disk where the file system allows (AtomicFile::direct_descriptor). Written through
 // the page cache, each byte was copied there by the kernel, and then all of them flushed
-// before the file could be renamed into place: encoding stories 2 GB to a file took 1.37 times
-// as long as with this writer, the system time 1.5 s against 0.4 s (bench/RESULTS.md). Here
-// the disk writes while the workers encode. Where the bytes stream (a pipe, a device) or
+// before the file could be renamed into place. Here the disk writes while the workers
+// encode. Where the bytes stream (a pipe, a device) or
 // the file system refuses such writes, they go through the file as its Write() sends them.
 //
 //   AtomicFile out;

@@ -52,10 +52,9 @@ struct Chunk {
 constexpr size_t kFilesAtOnce = 128;
 
 // FindChunkBounds for a mapped file, which leaves none of the file mapped. Looking at a cut
-// touches its page, and the kernel maps the cached pages around it: 64 KB on some kernels, the
-// whole large folio on others, where the pages around all the cuts came to 125-470 MiB of peak
-// RSS for stories 2 GB after a `cat`, and once to 5 GB for web 12 GB, before they were
-// unmapped together. The folios around each cut are now unmapped as soon as it is found. And
+// touches its page, and the kernel maps the cached pages around it, on some kernels the whole
+// large folio, which for all the cuts of a large corpus add up to a large peak RSS. The folios
+// around each cut are therefore unmapped as soon as it is found. And
 // the kernel reads ahead of no fault meanwhile: with its read-ahead on, a file not in the page
 // cache was read whole here, on one thread, before any counting began.
 // JSON Lines are cut after the first '\n' at or past `target` bytes.

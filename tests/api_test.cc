@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "tests/reference_trainer.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
@@ -256,11 +257,10 @@ TEST(ApiTest, CountFilesAddUpToTheCountOfTheWhole) {
   for (size_t shares : {2, 3, 7}) {
     std::vector<std::string> parts = {dir.File("empty.counts")};
     for (size_t share = 0; share < shares; ++share) {
-      TrainOptions options = Options(300);
-      options.share = share;
-      options.shares = shares;
       parts.push_back(dir.File(absl::StrCat(shares, "-", share, ".counts")));
-      ASSERT_TRUE(CountAndSave(paths, options, parts.back()).ok());
+      absl::StatusOr<CountedText> part = CountShare(paths, Options(300), share, shares);
+      ASSERT_TRUE(part.ok()) << part.status();
+      ASSERT_TRUE(SaveCounts(*part, parts.back()).ok());
     }
     absl::StatusOr<CountFiles> files = CountFiles::Open(parts);
     ASSERT_TRUE(files.ok()) << files.status();
@@ -329,10 +329,7 @@ TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
   ASSERT_TRUE(whole.ok()) << whole.status();
   ASSERT_TRUE(SaveCounts(*whole, dir.File("whole.counts")).ok());
   for (size_t share : {0, 1}) {
-    TrainOptions options = Options(300);
-    options.share = share;
-    options.shares = 2;
-    absl::StatusOr<CountedText> part = CountPreTokens(paths, options);
+    absl::StatusOr<CountedText> part = CountShare(paths, Options(300), share, 2);
     ASSERT_TRUE(part.ok()) << part.status();
     ASSERT_TRUE(SaveCounts(*part, dir.File("part" + std::to_string(share) + ".counts")).ok());
   }

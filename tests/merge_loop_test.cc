@@ -301,7 +301,7 @@ TEST(LearnMergesTest, PairsAnywhereInLongerWordsAgreeWithTheNaiveMerger) {
 
 // With two workers, a merge too small to split is rewritten while the count changes of the
 // merge before it are applied, when those changes can neither lower its pair's count nor make
-// a pair that outranks it (LearnMergeTree, step 4e). Here pairs are often tied or made by the
+// a pair that outranks it (the look-ahead). Here pairs are often tied or made by the
 // merge before, counts fall to where all pairs are counted again, and the trainer options
 // stop or pass over merges; some merges split, most do not. The parts run one after another:
 // the choice of the next pair, not the threads, is under test.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "tests/compression.h"
 #include "tests/test_util.h"
 #include "tests/text_gen.h"
@@ -48,9 +49,7 @@ TEST(SharesTest, SharesAddUpToTheWhole) {
     PreTokenCounts sum;
     uint64_t bytes = 0, pretokens = 0, documents = 0, stored = 0;
     for (size_t share = 0; share < shares; ++share) {
-      options.share = share;
-      options.shares = shares;
-      absl::StatusOr<CountedText> part = CountPreTokens(inputs, options);
+      absl::StatusOr<CountedText> part = CountShare(inputs, options, share, shares);
       ASSERT_TRUE(part.ok()) << part.status();
       for (const auto& [word, n] : part->counts) sum[word] += n;
       bytes += part->bytes;
@@ -64,13 +63,7 @@ TEST(SharesTest, SharesAddUpToTheWhole) {
     EXPECT_EQ(documents, whole->input.documents);
     EXPECT_EQ(stored, whole->input.stored_bytes);
   }
-  options.share = 3;
-  options.shares = 3;
-  EXPECT_FALSE(CountPreTokens(inputs, options).ok());
-  options.share = 0;
-  options.vocab_size = 1000;
-  options.shares = 2;
-  EXPECT_FALSE(Train(inputs, options).ok());  // a share is not a corpus to train on
+  EXPECT_FALSE(CountShare(inputs, options, 3, 3).ok());
 }
 
 }  // namespace

@@ -284,7 +284,7 @@ TEST(TrainerTest, ThreadAndChunkInvariance) {
 
 // With a split threshold above most merges' words, each merge the count changes of the one
 // before cannot alter is rewritten on one worker while those changes are applied on another
-// (LearnMergeTree, step 4e), at once here: the merges are those of one thread.
+// (the merge loop's look-ahead), at once here: the merges are those of one thread.
 TEST(TrainerTest, MergesRewrittenWhileCountsChangeAreTheSame) {
   testing::TextGenOptions gen;
   gen.fragments = 20000;

@@ -21,8 +21,8 @@ constexpr size_t kLongPiece = 64;
 // Only pre-tokens up to this size are cached, so the cache's memory stays bounded.
 constexpr size_t kMaxCachedPiece = 64;
 // The joins of tokens ranked below this are in a dense table (Tokenizer::dense_joins_).
-// Measured on web text, one thread: sides of 512, 1,024 and 2,048 encode in 0.90, 0.91 and
-// 0.88 of the time, the same within the noise; 1,024 (4 MB) covers 72% of the joins.
+// Larger and smaller sides encode web text in the same time within the noise; 1,024 (4 MB)
+// covers most of the joins.
 constexpr size_t kDenseJoinSide = 1024;
 // How far past the vocabulary a special token's given id may lie.
 constexpr size_t kMaxSpecialIdGap = 1024;
@@ -258,7 +258,7 @@ void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
 // With the far table, each pre-token waits kLag places in a ring before it is encoded: a short
 // one has its slots in the front and the far table fetched meanwhile. Its steps are calls, not a
 // second copy of each pre-tokenizer's loop: with that copy GCC stopped inlining push_back into the
-// hits of the front (code growth), and TinyStories-like text encoded in 1.2 times the time.
+// hits of the front (code growth), and TinyStories-like text encoded more slowly.
 class Tokenizer::WaitingRing {
  public:
   WaitingRing(const Tokenizer& tokenizer, EncodeCache* cache, const char* readable_end,

@@ -42,8 +42,8 @@ struct SpecialToken {
 };
 
 // Remembers the ids of recently seen pre-tokens. Not thread-safe: one per thread. Bounded:
-// it starts over when full. It pays only when most lookups hit (TinyStories-like text: 97%);
-// text whose pre-tokens rarely repeat (web text: 37%) encodes faster without it, so while
+// it starts over when full. It pays only when most lookups hit (TinyStories-like text); text
+// whose pre-tokens rarely repeat (web text) encodes faster without it, so while
 // fewer than half of a window's lookups hit, it stands aside for a while (Find misses at once,
 // Insert keeps nothing), then tries again.
 class EncodeCache {
@@ -71,8 +71,8 @@ class EncodeCache {
     if (short_ == nullptr) return false;
     const ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
     if (slot.size == 0 || !(slot.key == key)) return false;
-    // One to three ids: push_back each, where insert() would call memmove (9% of encoding
-    // English text went there).
+    // One to three ids: push_back each, where insert() would call memmove, which costs more
+    // than the copy.
     for (uint32_t i = 0; i < slot.size; ++i) out->push_back(slot.ids[i]);
     return true;
   }
@@ -82,9 +82,9 @@ class EncodeCache {
   // Behind FindShort: a hit is copied into the front too.
   bool FindFar(const ShortKey& key, std::vector<TokenId>* out);
   // Starts fetching the front's and the far table's slots of `key`, without looking whether the
-  // front holds it: that test would wait on the front's slot (2 MB, beyond L2), and encoding
-  // web text took 0.83 of the time without it (bench/RESULTS.md). GCC 12 at -O3 also dropped a
-  // __builtin_prefetch placed behind that test.
+  // front holds it: that test would wait on the front's slot (2 MB, beyond L2), and the fetch
+  // would start too late. GCC 12 at -O3 also dropped a __builtin_prefetch placed behind that
+  // test.
   void Prefetch(const ShortKey& key) const {
     if (far_ == nullptr) return;
     __builtin_prefetch(&short_[ShortKeySlot(key, short_bits_)]);
@@ -96,20 +96,18 @@ class EncodeCache {
   void CountLookups(uint64_t n) { short_lookups_ += n; }
 
   // The front starts at 4,096 slots of 32 bytes (128 KB, in L2) and grows to 65,536 (2 MB)
-  // once 16,384 pre-tokens have missed it, keeping what it holds: web text's pre-tokens hit 72%
-  // of the time at 65,536 slots against 50% at 4,096, and encode in 0.89 of the user time, but
-  // a short text (an API call on a few KB) would pay more for zeroing 2 MB than it saves
-  // (bench/RESULTS.md).
+  // once 16,384 pre-tokens have missed it, keeping what it holds: web text's pre-tokens hit
+  // the large one far more often, but a short text (an API call on a few KB) would pay more for
+  // zeroing 2 MB than it saves.
   static constexpr int kSmallShortBits = 12, kLargeShortBits = 16;
   static constexpr uint32_t kGrowAfterMisses = 1 << 14;
-  // 2^20 lines of two entries: 64 MB, made after a few MB of web text. Of web text's
-  // pre-tokens that miss the front, 81% find their ids there (64% in one-line slots of one
-  // entry; one thread on web 1 GB, bench/RESULTS.md).
+  // 2^20 lines of two entries: 64 MB, made after a few MB of web text, where most of the
+  // pre-tokens that miss the front find their ids.
   static constexpr int kFarBits = 20;
   static constexpr uint32_t kFarAfterMisses = 1 << 18;
-  // ... and only if at least this share of the lookups missed the front meanwhile (web text:
-  // 28%). Where the front seldom misses (TinyStories-like text: 3%), the ring the pre-tokens
-  // wait in costs more than the far table saves (bench/RESULTS.md); the count starts again.
+  // ... and only if at least this share of the lookups missed the front meanwhile (web text
+  // does). Where the front seldom misses (TinyStories-like text), the ring the pre-tokens wait
+  // in costs more than the far table saves; the count starts again.
   static constexpr uint32_t kFarFromMissShare = 8;  // 1/8
 
   static constexpr uint32_t kWindow = 1 << 13;      // lookups whose hit rate decides
@@ -126,10 +124,9 @@ class EncodeCache {
   };
   // A far entry: the key, and up to six ids below 2^20 packed three to a word, their number
   // in the top bits of the second word. Two entries share a cache line, the one last hit first
-  // and a newcomer second: in the same 64 MB twice the pre-tokens of the one-line slots of eleven
-  // 32-bit ids that came before, and a second chance where two collide (web text encoded in 0.85 of
-  // the time, bench/RESULTS.md). The pre-tokens that reach it merge into 3 to 5 ids mostly (96% of
-  // web text's into six or fewer); the others, and the ids of vocabularies beyond 2^20, are
+  // and a newcomer second: twice the pre-tokens of slots of a line each in the same memory, and
+  // a second chance where two collide. The pre-tokens that reach it merge into a few ids, nearly
+  // all of them into six or fewer; the others, and the ids of vocabularies beyond 2^20, are
   // merged each time.
   struct FarEntry {
     static constexpr size_t kMaxIds = 6;
@@ -330,7 +327,7 @@ class Tokenizer {
   // not by hashing joined bytes.
   absl::flat_hash_map<uint64_t, uint32_t> joins_;
   // The joins of two tokens ranked below dense_side_ (at most 1,024: the bytes and the first
-  // merges, 72% of the joins GPT-2 on web text asks for), at left * dense_side_ + right: the
+  // merges, most of the joins merging asks for), at left * dense_side_ + right: the
   // rank joined, or kNoRank. One load from 4 MB, where the map above loads a control group and
   // then a slot.
   uint32_t dense_side_ = 0;

@@ -319,8 +319,8 @@ absl::StatusOr<CountsHeader> ParseCountsFile(absl::string_view data, absl::strin
 }
 
 void AddCounts(absl::string_view entries, uint64_t distinct, PreTokenCounts* counts) {
-  // Room for them all at once: grown by doubling, the map was rehashed about 18 times for web
-  // 1 GB's 4.2 million pre-tokens, each time into fresh pages.
+  // Room for them all at once: grown by doubling, the map is rehashed at every doubling, each
+  // time into fresh pages.
   counts->reserve(counts->size() + distinct);
   PrefetchingAdder add(counts);  // done adding when it goes out of scope
   ForEachCount(entries, [&](absl::string_view word, uint64_t n) { add(word, n); });

@@ -20,9 +20,9 @@ inline size_t IdWidth(IdType type) { return type == IdType::kUint16 ? 2 : 4; }
 
 // The bytes of `ids` as little-endian integers of `width` bytes (callers checked they fit):
 // the ids' own memory where they are already that (uint32 on a little-endian machine), else
-// written into `*buffer`, which only grows. Encoding calls this once per chunk: a buffer zeroed
-// for every chunk (a string resized from empty), then filled, then copied by `write`, cost 3% of
-// the samples of encoding 2 GB to uint16 (bench/RESULTS.md).
+// written into `*buffer`, which only grows. Encoding calls this once per chunk, and a buffer
+// zeroed for every chunk (a string resized from empty), then filled, then copied by `write`,
+// is a pass over the ids more than it needs.
 inline absl::string_view IdBytes(absl::Span<const TokenId> ids, size_t width,
                                  std::vector<char>* buffer) {
   const size_t size = ids.size() * width;

@@ -3,11 +3,10 @@
 // misses the TLB; under virtualisation a TLB miss costs a two-level page walk. Blocks of
 // 2 MiB and more are therefore mapped on their own, 2 MiB aligned, and offered to the kernel
 // for transparent huge pages (madvise), which on a typical "madvise" THP setting it would
-// not otherwise use. Smaller blocks come from operator new. Measured on OpenWebText-like
-// text: about a fifth off both the counting and the merge phase.
+// not otherwise use. Smaller blocks come from operator new.
 //
 // The kernel zeroes a page at its first touch, on the thread that touches it; on a virtual
-// machine that hands freed memory back to its host, a first touch costs about 2 s per GB. A
+// machine that hands freed memory back to its host, first touches are a large part of a run. A
 // table filled by one thread (the word table, the merge loop's pair table) can have its
 // block's pages touched by the workers of a lent Parallelism first, all at once.
 #ifndef BPEFORGE_CORE_INTERNAL_HUGE_PAGES_H_

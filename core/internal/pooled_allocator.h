@@ -5,14 +5,14 @@
 //   using WordList = absl::InlinedVector<uint32_t, 4, PooledAllocator<uint32_t>>;
 //
 // glibc's per-thread cache keeps 7 freed blocks of a size; past that, a free and the next
-// malloc go through its bins (3.6% of the samples of a web training run, most of them the
-// merge loop's). A block is rounded up to 32 bytes << k (k < 8), and at most 1 MB of each of
-// the eight sizes is kept per thread, given back when the thread exits. The allocator is
-// stateless: all instances are equal, and a block may be freed on another thread than the
-// one that took it. Under AddressSanitizer nothing is kept, so that a use after free is
-// still reported. Elements made without a value (`resize(n)`) are left uninitialized, as
-// `new T` leaves them, not zeroed: the merge loop's first pair count sizes its lists and then
-// fills every place, and zeroing them first cost a pass over 100 MB (web text).
+// malloc go through its bins, which the merge loop's word lists otherwise do all the time. A block
+// is rounded up to 32 bytes << k (k < 8), and at most 1 MB of each of the eight sizes is kept per
+// thread, given back when the thread exits. The allocator is stateless: all instances are equal,
+// and a block may be freed on another thread than the one that took it. Under AddressSanitizer
+// nothing is kept, so that a use after free is still reported. Elements made without a value
+// (`resize(n)`) are left uninitialized, as `new T` leaves them, not zeroed: the merge loop's first
+// pair count sizes its lists and then fills every place, and zeroing them first would be a pass
+// over all of them.
 #ifndef BPEFORGE_CORE_INTERNAL_POOLED_ALLOCATOR_H_
 #define BPEFORGE_CORE_INTERNAL_POOLED_ALLOCATOR_H_
 

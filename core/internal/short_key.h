@@ -83,8 +83,8 @@ inline absl::string_view UnpackShortKey(const ShortKey& k, char* buf) {
 }
 
 // A pre-token of 16 to 31 bytes (any up to 31 fits), four words as ShortKey's two: web text's
-// URLs, long words and runs of digits or punctuation, 1% of its pre-tokens but 5% of the
-// distinct ones, which counting would otherwise hold as strings in a map (bench/RESULTS.md).
+// URLs, long words and runs of digits or punctuation, few of its pre-tokens but more of the
+// distinct ones, which counting would otherwise hold as strings in a map.
 inline constexpr size_t kMaxMediumKey = 31;
 
 struct MediumKey {

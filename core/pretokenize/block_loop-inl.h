@@ -58,7 +58,7 @@ void SplitInBlocks(absl::string_view text, Sink&& sink) {
     sink(absl::string_view(reinterpret_cast<const char*>(from), static_cast<size_t>(length)));
   };
   // The paths one pre-token at a time are cold on English: their copy of the sink is kept out
-  // of the loop's function, whose hot path measured 5% slower with it inlined there too.
+  // of the loop's function, whose hot path is slower with it inlined there too.
   auto emit_cold = [&emit](const Byte* from, const Byte* to) __attribute__((noinline)) {
     emit(from, to);
   };

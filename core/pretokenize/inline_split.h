@@ -101,8 +101,8 @@ struct SplitLoop {  // any other pre-tokenizer: its Split, a call per pre-token
 // fn(loop) with the loop of `pretokenizer`. A hot consumer makes `fn` call a function template
 // of its own on the loop's type, kept out of line, so that each loop is compiled into its own
 // function: with all of them in one, GCC stopped inlining counting's sink into GPT-2's loop
-// (a call per pre-token, 7% of counting web text; bench/RESULTS.md). `stop` is for the
-// pre-tokenizers that take it (PreTokenizer::SplitUntil).
+// (a call per pre-token). `stop` is for the pre-tokenizers that take it
+// (PreTokenizer::SplitUntil).
 template <typename Fn>
 decltype(auto) WithLoop(const PreTokenizer& pretokenizer, Fn&& fn,
                         const std::atomic<bool>* stop = nullptr) {

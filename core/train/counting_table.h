@@ -50,8 +50,7 @@ class CountingTable {
 
   // Once the table has outgrown the caches (a web corpus has millions of distinct
   // pre-tokens), most new slots miss all of them, and adding in batches pays (Batches, below).
-  // While the table is small, plain Add is faster (measured: batching cost 12% on
-  // TinyStories-like text).
+  // While the table is small, plain Add is faster: its slots are still in the caches.
   bool PrefersBatches() const { return short_.capacity() >= kPrefetchFromSlots; }
 
   class Batches;      // below
@@ -78,8 +77,8 @@ class CountingTable {
   // Leaves `tables` (one per worker, which may share pre-tokens) as at most two tables that
   // share none, with the same counts in all. The largest keeps its own; every other hands it
   // the pre-tokens they share, and what is left of the others is added up in the second. So
-  // the largest never grows: adding all into it rehashed it into a fresh table twice its size
-  // (on web text, 200 MB touched for the first time: 0.08-0.5 s). The workers of `parallelism`
+  // the largest never grows: adding all into it rehashed it into a fresh table twice its size,
+  // every page of it touched for the first time. The workers of `parallelism`
   // share the reading of each other table (MoveCommonInto).
   static void MakeDisjoint(std::vector<CountingTable>& tables, const Parallelism& parallelism = {});
 
@@ -108,7 +107,7 @@ class CountingTable {
   };
   static constexpr uint64_t kEmptyHi = ~uint64_t{0};  // no key has a length byte of 0xff
   // 32,768 slots of 24 bytes (768 KB, in a core's 1 MB L2) for at most 16,384 of the most
-  // frequent pre-tokens (on web text, 74% of all).
+  // frequent pre-tokens (most of the text).
   static constexpr int kHotBits = 15;
   static constexpr size_t kHotSlots = size_t{1} << kHotBits;
   // Chosen from the counts so far at the first batch, again when the table holds this many
@@ -138,7 +137,7 @@ class CountingTable {
  public:
   // Adds pre-tokens to a large table, a batch at a time; all have been added once it goes out
   // of scope. Three things keep the misses of a table of hundreds of MB from queuing:
-  // - The most frequent pre-tokens (three quarters of web text) are counted in a small table
+  // - The most frequent pre-tokens (most of the text) are counted in a small table
   //   of their own, which stays in the caches. In the table they lie one per cache line
   //   across all of it, and their lines keep leaving the caches (a probe in the small table
   //   first did not pay: its hit-or-miss branch is taken at random, so it is a compare and
@@ -148,7 +147,6 @@ class CountingTable {
   // - The table is a ShortKeyCounts: a lookup reads a slot's line and the next, both
   //   prefetched, where absl::flat_hash_map's control bytes and slots were two places (and
   //   its slot prefetch often the wrong line).
-  // Measured on web text: counting in 0.87 of the time (bench/RESULTS.md).
   class Batches {
    public:
     static constexpr size_t kBatch = 16;
@@ -195,8 +193,8 @@ class CountingTable {
 
    private:
     // A token longer than kMaxShort: one of kMaxMedium bytes or fewer is prefetched too, and
-    // added kMediumAhead such tokens later (on web text one pre-token in a hundred, each most
-    // often new: 0.35-0.6 s of a 1 GB count went to the map of strings, bench/RESULTS.md).
+    // added kMediumAhead such tokens later (few pre-tokens, but most often new ones, each of
+    // which missed the caches in the map of strings).
     void AddLonger(absl::string_view token, const char* readable_end) {
       CountingTable& t = table_;
       if (token.size() > kMaxMedium) {
@@ -223,9 +221,9 @@ class CountingTable {
  public:
   // A direct-mapped cache of recent short pre-tokens in front of the table while it is small,
   // for a chunk or for all of a worker's texts (packed as Add(token, readable_end) does). A hit
-  // costs a multiply and two compares instead of the table's hashing and probing: on
-  // TinyStories-like text, where a few thousand words are most of the text, counting takes 0.79
-  // of the time (bench/RESULTS.md). It flushes into the table when it goes out of scope.
+  // costs a multiply and two compares instead of the table's hashing and probing, and in
+  // TinyStories-like text a few thousand words are most of the text. It flushes into the table
+  // when it goes out of scope.
   class RecentCache {
    public:
     explicit RecentCache(CountingTable& table) : table_(table), slots_(new Slot[kSlots]()) {}
@@ -239,9 +237,8 @@ class CountingTable {
     CountingTable& table() { return table_; }
     // The batches that add pre-tokens once the table prefers them (PrefersBatches), kept from
     // one text to the next as the cache is: made anew for each text, they added a short text's
-    // prefetched misses at its end, before the lines had come (and zeroed their buffers):
-    // training on 3 million JSON Lines records of three words took 1.3 times as long
-    // (bench/RESULTS.md).
+    // prefetched misses at its end, before the lines had come (and zeroed their buffers), which
+    // slowed training on many short JSON Lines records.
     Batches& batches() {
       if (!batches_) batches_.emplace(table_);
       return *batches_;
@@ -265,9 +262,8 @@ class CountingTable {
     }
 
    private:
-    // 16,384 slots of 24 bytes (384 KB, beyond L1 but in a core's L2): measured against 4,096
-    // and 8,192 with the scanner's loop inlined, the fewer collisions outweigh the larger
-    // footprint (bench/RESULTS.md).
+    // 16,384 slots of 24 bytes (384 KB, beyond L1 but in a core's L2): against smaller caches,
+    // the fewer collisions outweigh the larger footprint.
     static constexpr int kSlotBits = 14;
     static constexpr size_t kSlots = size_t{1} << kSlotBits;
     struct Slot {

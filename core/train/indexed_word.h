@@ -18,7 +18,7 @@
 // (each list is made by one merge, which counts it as it goes) and compacted in place when half of
 // it is spent lists, or when a merge's new lists might not fit. It never holds more than twice
 // the word's symbols (8 bytes a symbol, against the 4 of the word itself); each list costs 16
-// bytes more in the map. One vector per pair had cost 50-80 bytes a pair beside its positions.
+// bytes more in the map, where one vector per pair would cost several times that.
 // Only words of kIndexedWordLength symbols or more use it. Symbol ids and lengths must be below
 // kGoneBit.
 #ifndef BPEFORGE_CORE_TRAIN_INDEXED_WORD_H_
@@ -91,6 +91,10 @@ class IndexedWord {
   std::unique_ptr<uint32_t[]> pool_;
   absl::flat_hash_map<PairKey, List> starts_;
 };
+
+// The words long enough to be indexed, by word id. Built before the first merge and read-only
+// as a map afterwards, so the parts of a merge may rewrite their (disjoint) words at once.
+using IndexedWords = absl::flat_hash_map<uint32_t, IndexedWord>;
 
 }  // namespace bpeforge::internal
 

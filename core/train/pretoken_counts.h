@@ -21,8 +21,7 @@ using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
 
 // Adds (pre-token, count) pairs to a large map, each slot fetched kAhead pairs before the pair
 // lands in it: in a map of hundreds of MB nearly every slot misses the caches, and one at a
-// time the misses queued (reading or writing web 1 GB's 4.2 million pre-tokens,
-// bench/RESULTS.md). All are added once it goes out of scope. It keeps copies of the last
+// time the misses queue. All are added once it goes out of scope. It keeps copies of the last
 // kAhead pre-tokens, so the bytes passed need live only for the call.
 //
 //   { PrefetchingAdder add(&counts); for (...) add(word, n); }

@@ -11,7 +11,7 @@
 // slots are two arrays, so a lookup that misses the caches waits for two lines, and the
 // prefetch of the slot array fetches the first slot of the probed group, not the one found.
 // With a million distinct pre-tokens per worker nearly every such lookup goes to memory,
-// and the number of lines in flight is what bounds counting (bench/RESULTS.md).
+// and the number of lines in flight is what bounds counting.
 #ifndef BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
 #define BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
 
@@ -68,8 +68,8 @@ class PackedKeyCounts {
     const Slot* slot = &slots_[Home(key)];
     __builtin_prefetch(slot);
     // And the next line, always: a slot of 24 or 40 bytes may end in it, and a probe goes on
-    // into it when the home slot is taken (the table is up to three quarters full). Fetching
-    // it only where the slot ends there gained less (bench/RESULTS.md).
+    // into it when the home slot is taken (the table is up to three quarters full), so fetching
+    // it only where the slot ends there would miss those probes.
     __builtin_prefetch(reinterpret_cast<const char*>(slot) + 64);
   }
 
@@ -119,8 +119,8 @@ class PackedKeyCounts {
   // Removes the keys for which pred(key, count) holds (called once for each key). What is left
   // goes into a table sized for it, in the same order. A large table's slots are read in
   // stretches by the workers of `parallelism` at once: pred is then called on several threads,
-  // each key on one. (Training adds one worker's table into the other's this way: on web text,
-  // 2.8 million keys on one thread took 0.13-0.20 s.)
+  // each key on one. (Training adds one worker's table into the other's this way, too long a
+  // step for one thread.)
   template <typename Pred>
   void EraseIf(Pred pred, const Parallelism& parallelism = {}) {
     const size_t slots = capacity();

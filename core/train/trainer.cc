@@ -32,11 +32,11 @@ namespace {
 // Copies every pre-token of two bytes or more (one byte holds no pair) into a word table:
 // for_each_in(part, fn) passes fn(bytes, count) for the pre-tokens of one of `parts` parts. The
 // parts are sized first, then copied, each word into its place, by the workers of
-// `parallelism` at once (on web text one thread took 0.3 s to copy 4.2 million words).
+// `parallelism` at once (the copy of millions of words is too long a step for one thread).
 // The words lie grouped by their first two bytes (a counting sort, within the two passes):
 // the words that hold a pair then lie nearer each other, and the merge loop, which visits
-// them, misses the caches less. (Sorted whole, the merge phase gained 0.3-0.4 s of 3 s on web
-// text, but the sort cost as much: bench/RESULTS.md.)
+// them, misses the caches less. (Sorted whole, the merge phase gained about what the sort
+// cost.)
 template <typename ForEachIn>
 absl::StatusOr<AnyWordTable> CopyWords(size_t parts, const ForEachIn& for_each_in,
                                        const Parallelism& parallelism, size_t vocab_size) {

@@ -5,8 +5,7 @@
 // symbols...]. A word's id is the offset of its record, so visiting a word (the merge loop's
 // inner step, dominated by cache misses) touches one place in memory, which can be prefetched.
 // Symbols are 32-bit ids (WordTable), or 16-bit ones (NarrowWordTable) where every id the
-// merges make fits (vocabularies of up to 65,536): on web text the arena then takes 39% less,
-// and training's peak memory 14-17% less (bench/RESULTS.md).
+// merges make fits (vocabularies of up to 65,536), for a smaller arena and a lower peak.
 #ifndef BPEFORGE_CORE_TRAIN_WORD_TABLE_H_
 #define BPEFORGE_CORE_TRAIN_WORD_TABLE_H_
 

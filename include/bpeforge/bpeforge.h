@@ -128,11 +128,7 @@ struct TrainOptions {
   // `max_token_length` bytes is passed over (0: no limit). Both are recorded in bpeforge.json.
   uint64_t min_frequency = 0;
   size_t max_token_length = 0;
-  InputOptions input;  // JSON Lines
-  // One process's part of a multi-process count (the MPI driver, distributed/mpi_job.h):
-  // CountPreTokens counts only share `share` of `shares` of the inputs, and the counts of
-  // shares 0 .. shares - 1 add up to exactly those of the whole. Train takes shares = 1 only.
-  size_t share = 0, shares = 1;
+  InputOptions input;            // JSON Lines
   int threads = 0;               // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;  // the parallel work unit; results do not depend on it
   // Human-readable progress lines ("pre-tokenizing: 41% of 2000.0 MB"), from any thread.
@@ -308,11 +304,6 @@ class BPEFORGE_API DocumentCounter {
 // string, the first, which is the one encoding produces. All or nothing: on failure no file of
 // the set is left behind, and earlier files are kept as they were.
 BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir);
-
-// Writes `contents` to `path` as the library writes every file: whole or not at all (a
-// temporary file beside it, renamed into place), a symbolic link written through, and a pipe
-// or a device (/dev/stdout, /dev/null) given the bytes as they are.
-BPEFORGE_API absl::Status WriteFileWhole(const std::string& path, absl::string_view contents);
 
 // Train, then SaveTokenizer to `dir`, the same files byte for byte, without ever holding the
 // vocabulary's bytes: tokens are kept as pairs of earlier tokens and spelled out one at a time

@@ -44,7 +44,7 @@ struct InputStats {
   uint64_t documents = 0;           // a text file is one; so is each JSON Lines record
   uint64_t skipped_records = 0;     // bad JSON Lines records passed over (skip_bad_records)
   // The longest piece of text (not counting JSON Lines) that one thread took whole: a piece
-  // grows past the chunk size until a safe cut (see README, "Where the text is cut").
+  // grows past the chunk size until a safe cut (see docs/cli.md, "Where the text is cut").
   uint64_t largest_piece_bytes = 0;
   // The largest decompression window a compressed stream needed (zstd frames written with
   // `--long=N` need 2^N bytes, held in memory while the stream is read); 0 for the others.

@@ -395,7 +395,7 @@ def count_pretokens(
 ) -> CountFiles:
     """Count the pre-tokens of the text files of ``input_path`` as ``train_bpe`` does, and
     write them to ``output``,
-    a count file (what ``bpeforge count`` writes; the format is in the README). Returns it
+    a count file (what ``bpeforge count`` writes; the format is in docs/formats.md). Returns it
     opened, to train from: ``count_pretokens(...).train_bpe(size)`` gives what
     ``train_bpe(..., size, ...)`` gives, for every size, without reading the text again.
 
