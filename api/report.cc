@@ -71,14 +71,11 @@ absl::StatusOr<std::vector<Loaded>> LoadAll(const std::vector<ReportTokenizer>& 
     names.insert(name);
     const internal::Tokenizer& core = TokenizerCore::Of(*tokenizer);
     const size_t specials = core.special_tokens().tokens().size();
-    const BpeModel* model = tokenizer->model();
-    // A rank file's ranks are its tokens' numbers; merges are ranked from 256 on.
-    const size_t ranks = model != nullptr ? 256 + model->merges.size() : core.rank_limit();
     loaded.push_back({std::move(name),
                       t.path,
                       *std::move(tokenizer),
                       core.byte_rank_limit() + specials,
-                      ranks + specials,
+                      core.rank_limit() + specials,
                       {}});
   }
   return loaded;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -196,6 +197,48 @@ Tokenizer HandMade() {
   return *std::move(t);
 }
 
+// What a report says of each token's use, worked out slowly: every file encoded, every id
+// looked at one by one.
+struct SlowTokenUse {
+  std::vector<uint64_t> counts;  // by id
+  std::vector<TokenId> ordinary, unused, unreachable, partial;
+};
+SlowTokenUse SlowCheck(const Tokenizer& t, const std::vector<std::string>& paths) {
+  SlowTokenUse use;
+  use.counts.assign(t.id_limit(), 0);
+  for (const std::vector<TokenId>& ids : EncodeEach(t, paths)) {
+    for (TokenId id : ids) ++use.counts[id];
+  }
+  std::set<TokenId> specials;
+  for (const std::string& s : t.special_tokens()) specials.insert(*t.SpecialTokenId(s));
+  for (TokenId id = 0; id < t.id_limit(); ++id) {
+    const std::optional<absl::string_view> bytes = t.TokenBytes(id);
+    if (!bytes.has_value() || specials.contains(id)) continue;
+    use.ordinary.push_back(id);
+    if (use.counts[id] == 0) use.unused.push_back(id);
+    const bool utf8 = !internal::FindInvalidUtf8(*bytes).has_value();
+    if (!utf8 && bytes->size() > 1) use.partial.push_back(id);
+    // Text encodes through the pattern; other bytes can only be part of one pre-token, which
+    // encodes to the first id of those bytes.
+    TokenId first = id;
+    for (TokenId other = 0; other < id; ++other) {
+      if (t.TokenBytes(other) == bytes) first = std::min(first, other);
+    }
+    const bool reachable =
+        utf8 ? t.EncodeOrdinary(*bytes) == std::vector<TokenId>{id} : first == id;
+    if (!reachable) use.unreachable.push_back(id);
+  }
+  return use;
+}
+
+void ExpectUnusedAndUnreachableAgree(const Json& r, const Tokenizer& t,
+                                     const std::vector<std::string>& paths) {
+  const SlowTokenUse use = SlowCheck(t, paths);
+  EXPECT_EQ(r["unused"].get<std::vector<TokenId>>(), use.unused) << r["name"];
+  EXPECT_EQ(r["unreachable"].get<std::vector<TokenId>>(), use.unreachable) << r["name"];
+  EXPECT_EQ(r["partial_utf8"].get<std::vector<TokenId>>(), use.partial) << r["name"];
+}
+
 TEST_F(ReportTest, UnusedAndUnreachableAgreeWithASlowCheck) {
   WriteFile(held_out_[1], "abc ab a. abc \xe2\x82\xac bc<|endoftext|> zz");
   absl::StatusOr<Tokenizer> trained = Tokenizer::Load(dir_.File("tok"));
@@ -204,38 +247,120 @@ TEST_F(ReportTest, UnusedAndUnreachableAgreeWithASlowCheck) {
   const Json report =
       Report({{tokenizers[0], "", "trained"}, {tokenizers[1], "hand-made"}}, held_out_);
   for (size_t k = 0; k < tokenizers.size(); ++k) {
-    const Tokenizer& t = tokenizers[k];
-    std::set<TokenId> used, specials;
-    for (const std::vector<TokenId>& ids : EncodeEach(t, held_out_))
-      used.insert(ids.begin(), ids.end());
-    for (const std::string& s : t.special_tokens()) specials.insert(*t.SpecialTokenId(s));
-    std::vector<TokenId> unused, unreachable, partial;
-    for (TokenId id = 0; id < t.id_limit(); ++id) {
-      const std::optional<absl::string_view> bytes = t.TokenBytes(id);
-      if (!bytes.has_value() || specials.contains(id)) continue;
-      if (!used.contains(id)) unused.push_back(id);
-      const bool utf8 = !internal::FindInvalidUtf8(*bytes).has_value();
-      if (!utf8 && bytes->size() > 1) partial.push_back(id);
-      // Text encodes through the pattern; other bytes can only be part of one pre-token, which
-      // encodes to the first id of those bytes.
-      TokenId first = id;
-      for (TokenId other = 0; other < id; ++other) {
-        if (t.TokenBytes(other) == bytes) first = std::min(first, other);
-      }
-      const bool reachable =
-          utf8 ? t.EncodeOrdinary(*bytes) == std::vector<TokenId>{id} : first == id;
-      if (!reachable) unreachable.push_back(id);
-    }
-    const Json& r = report["tokenizers"][k];
-    EXPECT_EQ(r["unused"].get<std::vector<TokenId>>(), unused) << r["name"];
-    EXPECT_EQ(r["unreachable"].get<std::vector<TokenId>>(), unreachable) << r["name"];
-    EXPECT_EQ(r["partial_utf8"].get<std::vector<TokenId>>(), partial) << r["name"];
+    ExpectUnusedAndUnreachableAgree(report["tokenizers"][k], tokenizers[k], held_out_);
   }
   // The hand-made vocabulary's: "a." (the pattern cuts it) and the second "abc"; "\xe2\x82" is
   // part of a character, reachable only as a piece of a pre-token.
   const Json& hand = report["tokenizers"][1];
   EXPECT_EQ(hand["unreachable"], Json::array({256, 260}));
   EXPECT_EQ(hand["partial_utf8"], Json::array({261}));
+}
+
+// A token entry of the report: its id, bytes and uses as the slow check has them.
+void ExpectEntries(const Json& entries, const std::vector<TokenId>& ids, const Tokenizer& t,
+                   const std::vector<uint64_t>& counts, const std::string& what) {
+  ASSERT_EQ(entries.size(), ids.size()) << what;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const absl::string_view bytes = *t.TokenBytes(ids[i]);
+    EXPECT_EQ(entries[i]["id"], ids[i]) << what << " " << i;
+    EXPECT_EQ(entries[i]["bytes"], bytes.size()) << what << " " << i;
+    EXPECT_EQ(entries[i]["count"], counts[ids[i]]) << what << " " << i;
+    if (!internal::FindInvalidUtf8(bytes).has_value()) {
+      EXPECT_EQ(entries[i]["token"], std::string(bytes)) << what << " " << i;
+    }
+  }
+}
+
+// The most and least used tokens, the longest and the length histogram against every file
+// encoded and every id looked at.
+TEST_F(ReportTest, TokenListsAndLengthsAgreeWithASlowCheck) {
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Load(dir_.File("tok"));
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  constexpr size_t kList = 20;
+  const Json report = Report({{dir_.File("tok")}}, held_out_);
+  const Json& r = report["tokenizers"][0];
+  const SlowTokenUse use = SlowCheck(*tok, held_out_);
+  const std::vector<uint64_t>& counts = use.counts;
+  std::vector<TokenId> used;
+  for (TokenId id : use.ordinary) {
+    if (counts[id] > 0) used.push_back(id);
+  }
+  ASSERT_GT(used.size(), 2 * kList);
+  auto first = [&](std::vector<TokenId> ids, auto before) {
+    std::stable_sort(ids.begin(), ids.end(), before);  // ids ascending among equals
+    ids.resize(std::min(ids.size(), kList));
+    return ids;
+  };
+  ExpectEntries(r["most_used"],
+                first(used, [&](TokenId a, TokenId b) { return counts[a] > counts[b]; }), *tok,
+                counts, "most_used");
+  ExpectEntries(r["least_used"],
+                first(used, [&](TokenId a, TokenId b) { return counts[a] < counts[b]; }), *tok,
+                counts, "least_used");
+  auto length = [&](TokenId id) { return tok->TokenBytes(id)->size(); };
+  ExpectEntries(r["longest"],
+                first(use.ordinary, [&](TokenId a, TokenId b) { return length(a) > length(b); }),
+                *tok, counts, "longest");
+  std::map<size_t, std::pair<uint64_t, uint64_t>> histogram;  // length -> tokens, uses
+  for (TokenId id : use.ordinary) {
+    ++histogram[length(id)].first;
+    histogram[length(id)].second += counts[id];
+  }
+  Json expected = Json::array();
+  for (const auto& [bytes, n] : histogram) {
+    expected.push_back({{"bytes", bytes}, {"tokens", n.first}, {"uses", n.second}});
+  }
+  EXPECT_EQ(r["length_histogram"], expected);
+}
+
+// A Hugging Face tokenizer.json with vocab entries that no merge makes, looked up whole
+// (ignore_merges): the trained tokenizer's file with three such words added, two of them in the
+// held-out text.
+TEST_F(ReportTest, ATokenizerJsonCountsAsEncodeDoes) {
+  Json j = Json::parse(internal::testing::ReadFileOrDie(dir_.File("tok/tokenizer.json")));
+  TokenId next = 0;
+  for (const auto& [token, id] : j["model"]["vocab"].items()) {
+    next = std::max(next, id.get<TokenId>() + 1);
+  }
+  for (const Json& added : j["added_tokens"]) next = std::max(next, added["id"].get<TokenId>() + 1);
+  // "Ġ" is a space in tokenizer.json's spelling of bytes.
+  for (const char* word : {"\xc4\xa0zyzzyva", "quuxquux", "\xc4\xa0neverseen"}) {
+    j["model"]["vocab"][word] = next++;
+  }
+  j["model"]["ignore_merges"] = true;
+  const std::string hf_path = dir_.File("words/tokenizer.json");
+  std::filesystem::create_directories(dir_.File("words"));
+  WriteFile(hf_path, j.dump());
+  WriteFile(held_out_[1], absl::StrCat(internal::testing::ReadFileOrDie(held_out_[1]),
+                                       " zyzzyva quuxquux.\n zyzzyva zyzzyvas quuxquux"));
+  absl::StatusOr<Tokenizer> hf = Tokenizer::Load(hf_path);
+  ASSERT_TRUE(hf.ok()) << hf.status();
+  absl::StatusOr<Tokenizer> trained = Tokenizer::Load(dir_.File("tok"));
+  ASSERT_TRUE(trained.ok()) << trained.status();
+  ASSERT_GT(trained->Encode(" zyzzyva").size(), 1u);  // no token of the trained vocabulary
+  ASSERT_EQ(hf->Encode(" zyzzyva").size(), 1u);
+
+  const std::vector<size_t> sizes = {300, 555, kVocab};
+  const Json report = Report({{dir_.File("tok")}, {hf_path}}, held_out_, sizes);
+  const Json& r = report["tokenizers"][1];
+  EXPECT_EQ(r["name"], "words");
+  EXPECT_EQ(r["vocab_size"], kVocab + 3);
+  const std::vector<std::vector<TokenId>> ids = EncodeEach(*hf, held_out_);
+  uint64_t tokens = 0;
+  for (size_t f = 0; f < held_out_.size(); ++f) {
+    EXPECT_EQ(r["files"][f]["tokens"], ids[f].size()) << held_out_[f];
+    tokens += ids[f].size();
+  }
+  EXPECT_EQ(r["total"]["tokens"], tokens);
+  ExpectUnusedAndUnreachableAgree(r, *hf, held_out_);
+  // Its merges are the trained tokenizer's: the same curve, then the words at its full size.
+  const Json& curve = r["curve"];
+  ASSERT_EQ(curve.size(), sizes.size() + 1);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    EXPECT_EQ(curve[i], report["tokenizers"][0]["curve"][i]) << sizes[i];
+  }
+  EXPECT_EQ(curve.back()["vocab_size"], kVocab + 3);
+  EXPECT_EQ(curve.back()["tokens"], tokens);
 }
 
 TEST_F(ReportTest, RarestMergesAreTheLeastFrequentInTraining) {

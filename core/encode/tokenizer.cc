@@ -88,14 +88,20 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
     // Ranks above the bytes, in merge order; a repeated result keeps its first rank.
     t.encoder_.try_emplace(joined, Entry{static_cast<uint32_t>(256 + i), by_bytes[joined]});
   }
+  t.ranks_ = static_cast<uint32_t>(256 + merges.size());
   if (vocab_tokens_whole) {
     absl::flat_hash_set<absl::string_view> special_texts;
     for (const SpecialToken& s : special_tokens) special_texts.insert(s.text);
+    std::vector<std::pair<TokenId, absl::string_view>> whole_only;
     for (const auto& [bytes, id] : by_bytes) {
       if (!t.encoder_.contains(bytes) && !special_texts.contains(bytes)) {
-        t.whole_only_.try_emplace(bytes, id);
+        whole_only.emplace_back(id, bytes);
       }
     }
+    // Ranked after the merges, in id order (TraceMerges).
+    std::sort(whole_only.begin(), whole_only.end());
+    for (const auto& [id, bytes] : whole_only)
+      t.whole_only_.try_emplace(bytes, Entry{t.ranks_++, id});
   }
   // The long tokens the merges make are kept as their merges (long_tokens.h), not as bytes.
   for (size_t i = 0; i < merges.size(); ++i) {
@@ -178,7 +184,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
   t.byte_ids_.resize(256);
   t.byte_ranks_.resize(256);
   t.pair_ranks_.assign(256 * 256, kNoRank);
-  uint32_t rank_limit = 0;
+  uint32_t rank_limit = t.ranks_;
   for (const auto& [bytes, entry] : t.encoder_) rank_limit = std::max(rank_limit, entry.rank + 1);
   for (TokenId id : t.long_.ids()) rank_limit = std::max(rank_limit, t.long_.rank(id) + 1);
   t.id_of_rank_.assign(rank_limit, 0);
@@ -192,6 +198,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     if (bytes.size() == 2) t.pair_ranks_[b[0] * 256 + b[1]] = entry.rank;
     t.id_of_rank_[entry.rank] = entry.id;
   }
+  for (const auto& [bytes, entry] : t.whole_only_) t.id_of_rank_[entry.rank] = entry.id;
   // Only short pieces merge by rank, so only tokens that fit in one need their cuts: a longer
   // token would cost its length squared in hashing (a one-letter file's vocabulary has tokens
   // of megabytes). A pair of ranks names one token (the bytes of both, joined), so each cut is
@@ -222,7 +229,7 @@ absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
     t.MergeShortWith(bytes, &merged, [](uint32_t) {});
     if (merged.size() != 1 || merged[0] != entry.id) t.unmerged_tokens_.insert(bytes);
   }
-  for (const auto& [bytes, id] : t.whole_only_) {
+  for (const auto& [bytes, entry] : t.whole_only_) {
     if (bytes.size() <= kLongPiece) t.unmerged_tokens_.insert(bytes);
   }
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
@@ -383,7 +390,7 @@ std::optional<TokenId> Tokenizer::WholeToken(absl::string_view piece) const {
   if (whole_only_.empty()) return std::nullopt;
   auto it = whole_only_.find(piece);
   if (it == whole_only_.end()) return std::nullopt;
-  return it->second;
+  return it->second.id;
 }
 
 uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
@@ -426,13 +433,17 @@ void Tokenizer::TraceMerges(absl::string_view piece, MergeTrace* trace) const {
   } else {
     MergeLong(piece, &trace->ids, nullptr, record);
   }
-  // As EncodePacked: a pre-token that is a token is that token.
+  // As EncodePacked: a pre-token that is a token is that token, one that merges make or one
+  // looked up only whole.
   if (auto whole = encoder_.find(piece); whole != encoder_.end()) {
     trace->whole = whole->second.rank;
     trace->ids.assign(1, whole->second.id);
   } else if (auto found = long_.Find(piece, decoder_)) {
     trace->whole = found->rank;
     trace->ids.assign(1, found->id);
+  } else if (auto only = whole_only_.find(piece); only != whole_only_.end()) {
+    trace->whole = only->second.rank;
+    trace->ids.assign(1, only->second.id);
   }
 }
 

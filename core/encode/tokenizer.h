@@ -254,7 +254,9 @@ class Tokenizer {
                       const std::atomic<bool>* stop = nullptr) const;
 
   // What encoding one pre-token does, rank by rank. A token's rank is its merge's (256 + i for
-  // merge i of a vocab and merges; a rank file's own rank), a single byte's below them all.
+  // merge i of a vocab and merges; a rank file's own rank), a single byte's below them all; a
+  // vocab entry that no merge makes, looked up only whole, ranks after every merge, in id order
+  // (the vocabulary grows by them last).
   // Cut to the tokens ranked below T (a vocabulary of its first T - 256 merges), encoding
   // applies the longest prefix of `ranks` that holds no rank of T or more (each round joins
   // the lowest-ranked pair there is; until one ranks T or more, both agree), and a pre-token
@@ -265,8 +267,10 @@ class Tokenizer {
     std::vector<TokenId> ids;     // what EncodePreToken gives
   };
   void TraceMerges(absl::string_view piece, MergeTrace* trace) const;
-  // One more than the largest rank, and than the largest rank of a single byte (the least T
-  // that keeps every byte; 256 but for a rank file that ranks a byte later).
+  // The ranks of the vocabulary: 256 + its merges (a repeated merge result too) + its entries
+  // that no merge makes, or one more than a rank file's largest rank. And one more than the
+  // largest rank of a single byte (the least T that keeps every byte; 256 but for a rank file
+  // that ranks a byte later).
   uint32_t rank_limit() const { return static_cast<uint32_t>(id_of_rank_.size()); }
   uint32_t byte_rank_limit() const {
     return *std::max_element(byte_ranks_.begin(), byte_ranks_.end()) + 1;
@@ -337,9 +341,12 @@ class Tokenizer {
   // vocabulary can hold them: "abcd" from "ab" + "cd" where "bc" ranks first). GPT-2's, cl100k's
   // and o200k's have none.
   absl::flat_hash_set<std::string> unmerged_tokens_;
-  // Vocab entries that no merge makes, looked up only whole (CreateWithIds): bytes -> id. Those
-  // of up to kLongPiece bytes are in unmerged_tokens_ too.
-  absl::flat_hash_map<std::string, TokenId> whole_only_;
+  // Vocab entries that no merge makes, looked up only whole (CreateWithIds): bytes -> their
+  // rank (after the merges') and id. Those of up to kLongPiece bytes are in unmerged_tokens_ too.
+  EntryMap whole_only_;
+  // The ranks the merges and whole_only_ take, at least: a repeated merge result takes none of
+  // its own, but counts as a merge (Finish sizes id_of_rank_ by it).
+  uint32_t ranks_ = 0;
   // The tokens merges make of more than LongTokens::kStoredBytes: not in encoder_, "" in
   // decoder_.
   LongTokens long_;

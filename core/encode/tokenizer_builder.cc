@@ -61,6 +61,7 @@ absl::Status Tokenizer::Builder::AddMerge(absl::string_view left, absl::string_v
     t_.long_.Add(id, *l, *r, rank, t_.decoder_);
   }
   t_.merge_ids_.emplace_back(*l, *r);
+  t_.ranks_ = rank + 1;
   return absl::OkStatus();
 }
 
