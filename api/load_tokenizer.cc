@@ -181,6 +181,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
           internal::ReadMergeCountsIfThere(absl::StrCat(dir, "/", internal::kMergeCountsFile),
                                            merges);
       if (!counts.ok()) return counts.status();
+      (*state)->has_merge_counts = counts->has_value();
       (*state)->make_model =
           [make = std::move((*state)->make_model), min_frequency = manifest->min_frequency,
            max_token_length = manifest->max_token_length, merge_counts = *std::move(counts)] {

@@ -100,6 +100,8 @@ Json Top(const internal::Tokenizer& t, std::vector<TokenId> ids, size_t n,
 
 // The merges that occurred least often in training, with how often their tokens were used.
 Json RarestMerges(const Tokenizer& tokenizer, const std::vector<uint64_t>& counts, size_t n) {
+  // Only a trained folder's model has them: no other model is made (its vocabulary's bytes).
+  if (!TokenizerCore::StateOf(tokenizer).has_merge_counts) return nullptr;
   const BpeModel* model = tokenizer.model();
   if (model == nullptr || model->merge_counts.size() != model->merges.size()) return nullptr;
   const internal::Tokenizer& t = TokenizerCore::Of(tokenizer);

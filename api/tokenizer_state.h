@@ -31,6 +31,9 @@ struct Tokenizer::State {
   std::function<BpeModel()> make_model;  // unset for rank files and ids with gaps
   std::string why_no_model;              // then, why (for Save's error)
   bool from_rank_file = false;
+  // Whether the model holds the training's merge counts (merge_counts.txt), known without
+  // making it.
+  bool has_merge_counts = false;
   // Per-thread caches of recent pre-tokens for EncodeBatch, kept warm from call to call (a
   // batch of short texts gains most from them).
   mutable tbb::enumerable_thread_specific<internal::EncodeCache> batch_caches;
@@ -43,6 +46,7 @@ struct Tokenizer::State {
 // What the rest of api/ sees of a public Tokenizer: its core tables.
 struct TokenizerCore {
   static const internal::Tokenizer& Of(const Tokenizer& t) { return t.state_->tokenizer; }
+  static const Tokenizer::State& StateOf(const Tokenizer& t) { return *t.state_; }
 };
 
 }  // namespace bpeforge
