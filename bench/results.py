@@ -10,7 +10,7 @@ something to compare with (a peer library, the previous binary given by --baseli
 text in another form), the two run in turn and the ratio is the median of the pairs' ratios.
 Each table row names the command, the corpus, the machine (nproc and CPU model) and the date.
 
-Areas: training, encoding, peers, python, counts, scale, inputs (default: all).
+Areas: training, encoding, peers, python, counts, scale, inputs, reports (default: all).
 
 Corpora are generated with build/bin/bpeforge-gen into --data (default data/, gitignored) and
 reused while their size matches, as bench/e2e.sh does. Rows that need what is missing are left
@@ -46,7 +46,7 @@ from typing import Callable, Optional
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 EOT = "<|endoftext|>"
-AREAS = ["training", "encoding", "peers", "python", "counts", "scale", "inputs"]
+AREAS = ["training", "encoding", "peers", "python", "counts", "scale", "inputs", "reports"]
 TITLES = {
     "training": "Training",
     "encoding": "Encoding and other commands",
@@ -55,6 +55,7 @@ TITLES = {
     "counts": "Count files and sweeps",
     "scale": "Scale",
     "inputs": "Inputs",
+    "reports": "Reports",
 }
 # GPT-2's pattern written out, so that --pattern runs it as a custom regex (Boost.Regex).
 GPT2_REGEX = r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
@@ -267,6 +268,7 @@ class Bench:
         self.fixtures = Path(os.environ.get("BPEFORGE_FIXTURES", SHARED / "fixtures"))
         self.python = ROOT / ".venv" / "bin" / "python"
         self.tokenizers = {}
+        self.notes = {}  # area -> lines written below its table, between the marks
 
     def close(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)
@@ -725,6 +727,39 @@ class Bench:
         rows.append(Row(f"`train --vocab-size {s.vocab_web}`", f"web {s.web_big}", whole(argv)))
         return rows
 
+    def reports(self) -> list:
+        """`report` of a web tokenizer with GPT-2's and cl100k's beside it, on held-out text,
+        in turn with one `encode` of that text; the report's headline numbers below."""
+        s = self.sizes
+        gpt2 = self.fixtures / "cs336"
+        cl100k = self.fixtures / "tiktoken_cl100k_base.tiktoken"
+        for need in (gpt2 / "gpt2_vocab.json", gpt2 / "gpt2_merges.txt", cl100k):
+            if not need.is_file():
+                raise Skip(f"no {need} (the reference data)")
+        web = self.corpus("web", s.web)
+        held_out = self.corpus("web", s.web_small, seed=2)
+        tok = self.trained(web, s.vocab_web)
+        name = f"web{s.vocab_web // 1000}k"
+        out = self.out("report")
+        specs = [f"{tok},name={name}",
+                 f"{gpt2 / 'gpt2_vocab.json'},merges={gpt2 / 'gpt2_merges.txt'},"
+                 f"special-token={EOT},name=gpt2",
+                 f"{cl100k},pattern=cl100k,special-token={EOT},"
+                 f"special-ids={cl100k.with_suffix('.json')},name=cl100k"]
+        argv = [self.bpeforge, "report", *[a for spec in specs for a in ("--tokenizer", spec)],
+                held_out, "--out", out, "--quiet"]
+        encode = [self.bpeforge, "encode", held_out, "--tokenizer", tok, "--quiet",
+                  "--output", self.out("held-out.ids")]
+        corpus = f"web {s.web_small}, seed 2 (held out)"
+
+        def headline() -> str:
+            self.notes["reports"] = report_numbers(json.loads((out / "report.json").read_text()))
+            return ""
+        return [Row(f"`report --tokenizer {name} --tokenizer gpt2 --tokenizer cl100k "
+                    "--out DIR --quiet` (trained on web " + s.web + ")", corpus, whole(argv),
+                    whole(encode), f"one `encode --tokenizer {name} --output FILE` "
+                    "(goal: at most 3)", rate_bytes=held_out.stat().st_size, check=headline)]
+
     def inputs(self) -> list:
         s = self.sizes
         rows = []
@@ -790,6 +825,24 @@ class Skip(Exception):
     pass
 
 
+
+def report_numbers(report: dict) -> list:
+    """The headline numbers of a report.json, as lines of markdown."""
+    lines = ["", "| tokenizer | vocab | bytes/token | tokens/word | unused | unreachable | "
+             "not whole UTF-8 |", "|---|---|---|---|---|---|---|"]
+    for t in report["tokenizers"]:
+        total = t["total"]
+        lines.append(f"| {t['name']} | {t['vocab_size']:,} | {total['bytes_per_token']:.3f} | "
+                     f"{total['tokens_per_word']:.3f} | {len(t['unused']):,} | "
+                     f"{len(t['unreachable']):,} | {len(t['partial_utf8']):,} |")
+    first = report["tokenizers"][0]
+    points = [p for p in first["curve"] if p["bytes_per_token"] is not None]
+    picks = [points[int(round(i * (len(points) - 1) / 5))] for i in range(6)]
+    curve = ", ".join(f"{p['bytes_per_token']:.2f} at {p['vocab_size']:,}" for p in picks)
+    lines += ["", f"The curve of {first['name']}, from the same pass: bytes per token {curve}."]
+    return lines
+
+
 def mb(path: Path) -> str:
     return f"{path.stat().st_size / 1e6:.1f} MB"
 
@@ -817,8 +870,9 @@ def links_mpi(exe: Path) -> bool:
 # Markdown.
 
 
-def table(area: str, lines: list) -> str:
-    return "\n".join([f"<!-- results.py {area} -->", HEADER, *lines, "<!-- /results.py -->"])
+def table(area: str, lines: list, after: Optional[list] = None) -> str:
+    return "\n".join([f"<!-- results.py {area} -->", HEADER, *lines, *(after or []),
+                      "<!-- /results.py -->"])
 
 
 def update(path: Path, tables: dict) -> None:
@@ -865,7 +919,8 @@ def main() -> None:
     date = datetime.date.today().isoformat()
     builders = {"training": bench.training, "encoding": bench.encoding,
                 "peers": bench.peers_area, "python": bench.python_area,
-                "counts": bench.counts, "scale": bench.scale, "inputs": bench.inputs}
+                "counts": bench.counts, "scale": bench.scale, "inputs": bench.inputs,
+                "reports": bench.reports}
     tables = {}
     failed = False
     try:
@@ -884,7 +939,7 @@ def main() -> None:
                     failed = True
                     note(f"{row.command} ({row.corpus}): {result.problem}")
                 print(lines[-1], file=sys.stderr, flush=True)
-            tables[area] = table(area, lines)
+            tables[area] = table(area, lines, bench.notes.get(area))
     except CommandFailed as error:
         sys.exit(f"results.py: {error}")
     finally:
