@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -179,6 +181,105 @@ Json CurveOf(const Loaded& t, const internal::EncodeTally& tally, uint64_t bytes
   return curve;
 }
 
+// A part of the inputs with numbers of its own: a file, or where JSON Lines records are split
+// (several fields, or groups), one field of one group of records of a file.
+struct Part {
+  size_t file;
+  Json field;                 // its name; null for text
+  Json group;                 // the value; null for records without it; "(other)" when pooled
+  uint64_t other_values = 0;  // pooled: how many values
+  bool counts_skipped;        // the first of its file and field: each meets the bad records
+  internal::TallyInput input;
+};
+
+// The values of ReportOptions::group_by that get numbers of their own, and how many others
+// there are: over the JSON Lines inputs, read as their first field.
+absl::StatusOr<std::pair<std::vector<std::optional<std::string>>, uint64_t>> Groups(
+    const std::vector<std::string>& inputs, const internal::JsonlOptions& jsonl,
+    const ReportOptions& options) {
+  std::vector<std::string> paths;
+  for (const std::string& path : inputs) {
+    if (jsonl.IsJsonl(path)) paths.push_back(path);
+  }
+  if (paths.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("records are grouped by \"", options.group_by,
+                                                   "\", but no input is JSON Lines"));
+  }
+  internal::TallyOptions tally;
+  tally.threads = options.threads;
+  tally.cancel = options.cancel;
+  internal::JsonlOptions grouped = jsonl;
+  grouped.group_field = options.group_by;
+  auto values = internal::CountGroupValues(paths, grouped, tally);
+  if (!values.ok()) return values.status();
+  std::vector<std::optional<std::string>> kept;
+  for (size_t i = 0; i < values->size() && i < std::max<size_t>(options.max_groups, 1); ++i) {
+    kept.push_back((*values)[i].first);
+  }
+  return std::pair(std::move(kept), values->size() - kept.size());
+}
+
+absl::StatusOr<std::vector<Part>> PartsOf(const std::vector<std::string>& inputs,
+                                          const ReportOptions& options) {
+  std::vector<std::string> fields = options.jsonl_fields;
+  if (fields.empty()) fields.push_back(options.input.jsonl_field);
+  for (size_t k = 0; k < fields.size(); ++k) {
+    if (std::find(fields.begin(), fields.begin() + k, fields[k]) != fields.begin() + k) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("JSON Lines field \"", fields[k], "\" is named twice"));
+    }
+  }
+  auto jsonl_of = [&](const std::string& field) {
+    internal::JsonlOptions jsonl;
+    jsonl.field = field;
+    jsonl.skip_bad_records = options.input.skip_bad_records;
+    return jsonl;
+  };
+  std::vector<std::optional<std::string>> groups;
+  uint64_t other_values = 0;
+  if (!options.group_by.empty()) {
+    auto chosen = Groups(inputs, jsonl_of(fields[0]), options);
+    if (!chosen.ok()) return chosen.status();
+    std::tie(groups, other_values) = *std::move(chosen);
+  }
+  const auto kept =
+      std::make_shared<const std::set<std::optional<std::string>>>(groups.begin(), groups.end());
+  std::vector<Part> parts;
+  for (size_t f = 0; f < inputs.size(); ++f) {
+    for (const std::string& field : fields) {
+      internal::JsonlOptions jsonl = jsonl_of(field);
+      if (!jsonl.IsJsonl(inputs[f])) {
+        parts.push_back({f, nullptr, nullptr, 0, true, {inputs[f], jsonl}});
+        break;
+      }
+      if (options.group_by.empty()) {
+        parts.push_back({f, jsonl.FieldName(), nullptr, 0, true, {inputs[f], jsonl}});
+        continue;
+      }
+      jsonl.group_field = options.group_by;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        jsonl.keep = [value = groups[g]](std::optional<absl::string_view> v) {
+          return v.has_value() == value.has_value() && (!v.has_value() || *v == *value);
+        };
+        parts.push_back({f,
+                         jsonl.FieldName(),
+                         groups[g] ? Json(*groups[g]) : Json(nullptr),
+                         0,
+                         g == 0,
+                         {inputs[f], jsonl}});
+      }
+      if (other_values > 0) {
+        jsonl.keep = [kept](std::optional<absl::string_view> v) {
+          return !kept->contains(v.has_value() ? std::optional<std::string>(*v) : std::nullopt);
+        };
+        parts.push_back(
+            {f, jsonl.FieldName(), "(other)", other_values, groups.empty(), {inputs[f], jsonl}});
+      }
+    }
+  }
+  return parts;
+}
+
 absl::Status CheckInputs(const std::vector<ReportTokenizer>& tokenizers,
                          const std::vector<std::string>& inputs) {
   if (tokenizers.empty()) return absl::InvalidArgumentError("no tokenizer given");
@@ -203,6 +304,11 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
   absl::StatusOr<std::vector<Loaded>> loaded = LoadAll(tokenizers);
   if (!loaded.ok()) return loaded.status();
   BPEFORGE_RETURN_IF_ERROR(ChooseSizes(options.sizes, *loaded));
+  absl::StatusOr<std::vector<Part>> parts = PartsOf(inputs, options);
+  if (!parts.ok()) return parts.status();
+  std::vector<internal::TallyInput> tally_inputs;
+  for (const Part& part : *parts) tally_inputs.push_back(part.input);
+  const bool split = options.jsonl_fields.size() > 1 || !options.group_by.empty();
 
   // The tokenizers by how they cut text; words are GPT-2 pre-tokens, cut at the first
   // tokenizer's special tokens (a tally of their own unless a group cuts text that way).
@@ -227,8 +333,6 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
     tally_options.custom_regex = cuts[g].regex;
     tally_options.special_tokens = cuts[g].specials;
     tally_options.threads = options.threads;
-    tally_options.jsonl.field = options.input.jsonl_field;
-    tally_options.jsonl.skip_bad_records = options.input.skip_bad_records;
     if (options.progress || options.progress_figures) {
       tally_options.progress = [&options, &cuts, g](const ProgressFigures& p) {
         if (options.progress_figures) options.progress_figures(p);
@@ -244,16 +348,29 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
     tally_options.cancel = options.cancel;
     std::vector<const internal::Tokenizer*> group;
     for (size_t t : members[g]) group.push_back(&TokenizerCore::Of((*loaded)[t].tokenizer));
-    absl::StatusOr<internal::FilesTally> tally = internal::TallyFiles(inputs, group, tally_options);
+    absl::StatusOr<internal::FilesTally> tally =
+        internal::TallyFiles(tally_inputs, group, tally_options);
     if (!tally.ok()) return tally.status();
     tallies.push_back(*std::move(tally));
   }
   const internal::FilesTally& words = tallies[words_group];
 
+  InputOptions sample_input = options.input;
+  if (!options.jsonl_fields.empty()) sample_input.jsonl_field = options.jsonl_fields.front();
   absl::StatusOr<std::vector<std::string>> sample =
-      report::ThroughputSample(inputs.front(), options.input, options.throughput_bytes);
+      report::ThroughputSample(inputs.front(), sample_input, options.throughput_bytes);
   if (!sample.ok()) return sample.status();
 
+  // Each file's parts added up.
+  std::vector<internal::FileTally> per_file(inputs.size());
+  for (size_t p = 0; p < parts->size(); ++p) {
+    internal::FileTally& file = per_file[(*parts)[p].file];
+    const internal::FileTally& part = words.files[p];
+    file.bytes += part.bytes;
+    file.pretokens += part.pretokens;
+    file.documents += part.documents;
+    if ((*parts)[p].counts_skipped) file.skipped_records += part.skipped_records;
+  }
   Json report;
   report["format"] = "bpeforge-report";
   report["version"] = 1;
@@ -262,15 +379,36 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
   for (size_t f = 0; f < inputs.size(); ++f) {
     Json j;
     j["path"] = inputs[f];
-    j["bytes"] = words.files[f].bytes;
-    j["documents"] = words.files[f].documents;
-    j["skipped_records"] = words.files[f].skipped_records;
-    j["words"] = words.files[f].pretokens;
-    total_bytes += words.files[f].bytes;
-    total_words += words.files[f].pretokens;
+    j["bytes"] = per_file[f].bytes;
+    j["documents"] = per_file[f].documents;
+    j["skipped_records"] = per_file[f].skipped_records;
+    j["words"] = per_file[f].pretokens;
+    total_bytes += per_file[f].bytes;
+    total_words += per_file[f].pretokens;
     files.push_back(std::move(j));
   }
   report["inputs"] = std::move(files);
+  // The parts of JSON Lines files that have numbers of their own, with any records.
+  std::vector<size_t> shown;
+  for (size_t p = 0; split && p < parts->size(); ++p) {
+    if (!(*parts)[p].field.is_null() && words.files[p].documents > 0) shown.push_back(p);
+  }
+  auto source = [&](size_t p) {
+    const Part& part = (*parts)[p];
+    Json j = {{"path", inputs[part.file]}, {"field", part.field}};
+    if (!options.group_by.empty()) j["group"] = part.group;
+    if (part.other_values > 0) j["other_values"] = part.other_values;
+    return j;
+  };
+  Json sources = Json::array();
+  for (const size_t p : shown) {
+    Json j = source(p);
+    j["documents"] = words.files[p].documents;
+    j["bytes"] = words.files[p].bytes;
+    j["words"] = words.files[p].pretokens;
+    sources.push_back(std::move(j));
+  }
+  report["sources"] = std::move(sources);
   report["bytes"] = total_bytes;
   report["words"] = total_words;
   report["sizes"] = options.sizes.empty() ? Json("auto") : Json(options.sizes);
@@ -289,14 +427,24 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
                                                       : std::string(PatternName(core.pattern()));
     j["special_tokens"] = core.special_tokens().tokens();
     j["vocab_size"] = report::VocabSize(core);
-    Json per_file = Json::array();
-    uint64_t tokens = 0;
-    for (size_t f = 0; f < inputs.size(); ++f) {
-      per_file.push_back(Compression(tally.files[f].bytes, tally.files[f].tokens[member],
-                                     words.files[f].pretokens, {{"path", inputs[f]}}));
-      tokens += tally.files[f].tokens[member];
+    std::vector<uint64_t> file_tokens(inputs.size());
+    for (size_t p = 0; p < parts->size(); ++p) {
+      file_tokens[(*parts)[p].file] += tally.files[p].tokens[member];
     }
-    j["files"] = std::move(per_file);
+    Json file_rows = Json::array();
+    for (size_t f = 0; f < inputs.size(); ++f) {
+      file_rows.push_back(Compression(per_file[f].bytes, file_tokens[f], per_file[f].pretokens,
+                                      {{"path", inputs[f]}}));
+    }
+    j["files"] = std::move(file_rows);
+    Json source_rows = Json::array();
+    for (const size_t p : shown) {
+      source_rows.push_back(Compression(words.files[p].bytes, tally.files[p].tokens[member],
+                                        words.files[p].pretokens, source(p)));
+    }
+    j["sources"] = std::move(source_rows);
+    uint64_t tokens = 0;
+    for (const uint64_t n : file_tokens) tokens += n;
     j["total"] = Compression(total_bytes, tokens, total_words);
     j["throughput"] = report::Throughput(core, *sample);
     j["scripts"] = ScriptsOf(total);

@@ -167,6 +167,31 @@ std::string BarChart(const std::string& id, const std::string& title,
   return chart.Finish();
 }
 
+// Bars per JSON Lines field and group of records (report.json's `sources`).
+std::string SourcesChart(const Json& report, const Json& tokenizers,
+                         const std::vector<std::string>& names) {
+  std::vector<std::string> labels;
+  for (const Json& source : report.at("sources")) {
+    std::string label = absl::StrCat(
+        std::filesystem::path(source.at("path").get<std::string>()).filename().string(), " ",
+        source.at("field").get<std::string>());
+    if (source.contains("group")) {
+      absl::StrAppend(
+          &label, " ",
+          source.at("group").is_null() ? "(none)" : source.at("group").get<std::string>());
+    }
+    labels.push_back(std::move(label));
+  }
+  std::vector<std::vector<double>> values;
+  for (const Json& t : tokenizers) {
+    std::vector<double> v;
+    for (const Json& source : t.at("sources")) v.push_back(ValueOf(source.at("bytes_per_token")));
+    values.push_back(std::move(v));
+  }
+  return BarChart("chart-sources", "Bytes per token by JSON Lines field and source", labels, names,
+                  values, "bytes per token", "file, field and source");
+}
+
 // Bytes per token against vocabulary size (a log scale), a line per tokenizer.
 std::string CurveChart(const Json& tokenizers) {
   double x_min = 1e18, x_max = 0, y_max = 0;
@@ -348,6 +373,9 @@ absl::StatusOr<std::string> ReportHtml(absl::string_view report_json) {
     }
     absl::StrAppend(&html, BarChart("chart-files", "Bytes per token by file", files, names,
                                     per_file, "bytes per token", "input file"));
+    if (report.contains("sources") && !report.at("sources").empty()) {
+      absl::StrAppend(&html, SourcesChart(report, tokenizers, names));
+    }
     auto [scripts, by_script] = Grouped(tokenizers, "scripts", "script", "bytes_per_token", 12);
     // Special tokens are one token of many bytes each: text of no script, off the scale.
     if (auto it = std::find(scripts.begin(), scripts.end(), "special tokens");

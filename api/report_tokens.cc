@@ -213,7 +213,9 @@ absl::StatusOr<std::vector<std::string>> ThroughputSample(const std::string& pat
   text.resize(filled);
   // Whole lines only (a file that ends sooner is whole), so that no character is cut.
   if (filled == bytes && text.find('\n') != std::string::npos) text.resize(text.rfind('\n') + 1);
-  internal::JsonlOptions jsonl{input.jsonl_field, /*skip_bad_records=*/true};
+  internal::JsonlOptions jsonl;
+  jsonl.field = input.jsonl_field;
+  jsonl.skip_bad_records = true;
   if (!jsonl.IsJsonl(path)) return std::vector<std::string>{std::move(text)};
   std::vector<std::string> documents;
   internal::JsonlParser parser(jsonl.FieldName());

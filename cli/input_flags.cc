@@ -12,20 +12,25 @@
 
 namespace bpeforge::cli {
 
-void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what) {
+void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what, bool several_fields) {
   cmd->add_option("inputs", flags->args, what)->required();
   cmd->add_option("--include", flags->include,
                   "With a folder among the inputs: take only the files whose name matches this "
                   "shell pattern, e.g. '*.jsonl.zst' (repeatable)");
-  cmd->add_option("--jsonl-field", flags->jsonl_field,
-                  "Read every input as JSON Lines and take this string field of each record as "
-                  "one document (default: files named *.jsonl, *.ndjson, *.json, also under "
-                  ".gz/.zst/.xz, are JSON Lines with the field \"text\")")
-      ->check(CLI::Validator(
-          [](const std::string& name) {
-            return name.empty() ? std::string("must name a field, not be empty") : std::string();
-          },
-          "NAME"));
+  const std::string jsonl_help =
+      "Read every input as JSON Lines and take this string field of each record as one "
+      "document (default: files named *.jsonl, *.ndjson, *.json, also under .gz/.zst/.xz, are "
+      "JSON Lines with the field \"text\")";
+  CLI::Option* jsonl =
+      several_fields
+          ? cmd->add_option("--jsonl-field", flags->jsonl_fields,
+                            jsonl_help + "; repeatable: each field read with numbers of its own")
+          : cmd->add_option("--jsonl-field", flags->jsonl_field, jsonl_help);
+  jsonl->check(CLI::Validator(
+      [](const std::string& name) {
+        return name.empty() ? std::string("must name a field, not be empty") : std::string();
+      },
+      "NAME"));
   cmd->add_flag("--skip-bad-records", flags->skip_bad_records,
                 "Pass over bad JSON Lines records (not an object, the field missing or not a "
                 "string, invalid UTF-8) and count them in the summary, rather than stop at the "

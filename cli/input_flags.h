@@ -18,12 +18,16 @@ struct InputFlags {
   std::vector<std::string> args;  // as typed: files, folders, globs, -
   std::vector<std::string> include;
   std::string jsonl_field;
+  // With AddInputFlags' `several_fields`: each --jsonl-field (and jsonl_field stays empty).
+  std::vector<std::string> jsonl_fields;
   bool skip_bad_records = false;
 };
 
 // The positional `inputs` (described by `what`) and --include, --jsonl-field,
-// --skip-bad-records.
-void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what);
+// --skip-bad-records. With `several_fields`, --jsonl-field may be given more than once
+// (InputFlags::jsonl_fields), each field read as a document of its own.
+void AddInputFlags(CLI::App* cmd, InputFlags* flags, const std::string& what,
+                   bool several_fields = false);
 // The files the arguments name (ExpandInputs), and the options for reading them. A folder's
 // files leave out `not_text`, the files this command writes (as an earlier run left them) or
 // reads as something else (a tokenizer), so that `train data/ --out data/tok`, then `encode

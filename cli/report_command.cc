@@ -26,6 +26,8 @@ struct ReportArgs {
   std::string sizes = "auto";
   std::string threads = "0";
   std::string list_length = "20";
+  std::string group_by;
+  std::string max_groups = "20";
   bool quiet = false;
 };
 
@@ -120,6 +122,52 @@ std::vector<std::string> TokenizerPaths(const std::vector<ReportTokenizer>& toke
   return paths;
 }
 
+// "docs.jsonl text source=web" for a row of report.json's `sources`.
+std::string SourceName(const nlohmann::json& source) {
+  std::string name =
+      absl::StrCat(std::filesystem::path(source["path"].get<std::string>()).filename().string(),
+                   " ", source["field"].get<std::string>());
+  if (source.contains("group")) {
+    const nlohmann::json& group = source["group"];
+    absl::StrAppend(&name, " ",
+                    group.is_null()
+                        ? "(none)"
+                        : group.get<std::string>() +
+                              (source.contains("other_values")
+                                   ? absl::StrCat(" ", source["other_values"].dump(), " values")
+                                   : ""));
+  }
+  return name;
+}
+
+// Bytes per token of each JSON Lines field and group, the tokenizers side by side.
+void PrintSources(const nlohmann::json& report) {
+  std::vector<std::string> names;
+  size_t name_width = 6;
+  for (const auto& source : report["sources"]) {
+    names.push_back(Printable(SourceName(source)));
+    name_width = std::max(name_width, names.back().size());
+  }
+  std::printf("\nbytes/token by source\n%-*s  %9s", static_cast<int>(name_width), "source", "MB");
+  std::vector<int> widths;  // a column per tokenizer, as wide as its name
+  for (const auto& t : report["tokenizers"]) {
+    const std::string name = Printable(t["name"].get<std::string>());
+    widths.push_back(static_cast<int>(std::max<size_t>(name.size(), 9)));
+    std::printf("  %*s", widths.back(), name.c_str());
+  }
+  std::printf("\n");
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::printf("%-*s  %9.1f", static_cast<int>(name_width), names[i].c_str(),
+                report["sources"][i]["bytes"].get<uint64_t>() / 1e6);
+    for (size_t k = 0; k < widths.size(); ++k) {
+      const auto& v = report["tokenizers"][k]["sources"][i]["bytes_per_token"];
+      std::printf("  %*.3f", widths[k], v.is_number() ? v.get<double>() : 0.0);
+    }
+    std::printf("\n");
+  }
+  std::printf("\n");
+}
+
 void PrintSummary(const nlohmann::json& report, double seconds, const std::string& out_dir) {
   uint64_t skipped = 0;
   for (const auto& input : report["inputs"]) skipped += input["skipped_records"].get<uint64_t>();
@@ -141,6 +189,7 @@ void PrintSummary(const nlohmann::json& report, double seconds, const std::strin
                 number(t["total"]["bytes_per_token"]), number(t["total"]["tokens_per_word"]),
                 number(t["throughput"]["mb_per_s"]), t["unused"].size(), t["unreachable"].size());
   }
+  if (!report["sources"].empty()) PrintSources(report);
   std::printf("time        %.2f s\nwrote       %s, %s\n", seconds,
               Printable((std::filesystem::path(out_dir) / "report.json").string()).c_str(),
               Printable((std::filesystem::path(out_dir) / "report.html").string()).c_str());
@@ -154,6 +203,8 @@ int RunReport(const ReportArgs& args) {
   if (!threads.ok()) return Fail(threads.status());
   absl::StatusOr<uint64_t> list_length = ParseDecimal(args.list_length, "--list", 1, 100000);
   if (!list_length.ok()) return Fail(list_length.status());
+  absl::StatusOr<uint64_t> max_groups = ParseDecimal(args.max_groups, "--max-groups", 1, 100000);
+  if (!max_groups.ok()) return Fail(max_groups.status());
   MadeDirectories made;  // removed again unless the report is written
   if (absl::Status s = MakeWritableDir(args.out_dir, "--out", &made); !s.ok()) return Fail(s);
   absl::StatusOr<std::vector<ReportTokenizer>> tokenizers = LoadTokenizers(args.tokenizers);
@@ -175,6 +226,9 @@ int RunReport(const ReportArgs& args) {
   options.input = InputOptionsOf(args.input);
   options.threads = static_cast<int>(*threads);
   options.list_length = *list_length;
+  options.jsonl_fields = args.input.jsonl_fields;
+  options.group_by = args.group_by;
+  options.max_groups = *max_groups;
   options.cancel = InstallStopSignals();
   options.progress = [&](absl::string_view line) {
     progress.Update(absl::StrCat("report: ", line));
@@ -203,7 +257,15 @@ void AddReportCommand(CLI::App& app, std::function<int()>* action) {
   AddInputFlags(cmd, &args->input,
                 "Held-out UTF-8 text files, JSON Lines, folders or quoted globs, as for train; "
                 "gzip, xz and zstd files are decompressed as they are read (not standard "
-                "input: the text is read once per pre-tokenizer pattern)");
+                "input: the text is read once per pre-tokenizer pattern)",
+                /*several_fields=*/true);
+  cmd->add_option("--group-by", args->group_by,
+                  "JSON Lines: numbers of their own for the records of each value of this field "
+                  "(e.g. source; meta.source reaches into an object), per file and field");
+  cmd->add_option("--max-groups", args->max_groups,
+                  "With --group-by: the values of the most records that get a row each; the "
+                  "others share one, (other)")
+      ->capture_default_str();
   cmd->add_option("--out,--output", args->out_dir,
                   "Folder for report.json and report.html (created if needed; both written "
                   "whole or neither)")

@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
 
 namespace bpeforge::internal {
@@ -35,11 +36,24 @@ struct JsonlParser::State {
   // The DOM parser, not On Demand: its entry points dispatch at run time to the best kernel
   // for the CPU, whereas On Demand is compiled for the build's target (SSE2 only, here).
   simdjson::dom::parser parser;
-  std::string padded;  // a record too near the end of what may be read, with room after it
+  std::string padded;      // a record too near the end of what may be read, with room after it
+  std::string group_text;  // a group value that is not a string, as JSON text
 };
 
 JsonlParser::JsonlParser(std::string field)
     : field_(std::move(field)), state_(std::make_unique<State>()) {}
+
+JsonlParser::JsonlParser(const JsonlOptions& options) : JsonlParser(options.FieldName()) {
+  if (options.group_field.empty() || !options.keep) return;
+  group_field_ = options.group_field;
+  keep_ = options.keep;
+  // As a JSON pointer escapes '~' and '/'.
+  if (absl::StrContains(group_field_, '.')) {
+    group_pointer_ = absl::StrCat(
+        "/", absl::StrReplaceAll(group_field_, {{"~", "~0"}, {"/", "~1"}, {".", "/"}}));
+  }
+}
+
 JsonlParser::~JsonlParser() = default;
 JsonlParser::JsonlParser(JsonlParser&&) noexcept = default;
 
@@ -78,6 +92,21 @@ std::string Why(absl::string_view record, simdjson::error_code e, absl::string_v
   }
 }
 
+// The value of `field` in `object` (else at `pointer`, when given): a string as it is, another
+// value as JSON text (kept in *text), nullopt where there is none.
+std::optional<absl::string_view> GroupValue(const simdjson::dom::object& object,
+                                            const std::string& field, const std::string& pointer,
+                                            std::string* text) {
+  simdjson::dom::element value;
+  if (object[field].get(value) && (pointer.empty() || object.at_pointer(pointer).get(value))) {
+    return std::nullopt;
+  }
+  std::string_view string;
+  if (!value.get_string().get(string)) return absl::string_view(string.data(), string.size());
+  *text = simdjson::to_string(value);
+  return *text;
+}
+
 }  // namespace
 
 std::optional<JsonlParser::BadRecord> JsonlParser::ForEachDocument(
@@ -109,6 +138,9 @@ std::optional<JsonlParser::BadRecord> JsonlParser::ForEachDocument(
     if (e || not_object) {
       if (!skip_bad) return BadRecord{this_line, Why(record, e, field_)};
       ++*skipped;
+      continue;
+    }
+    if (keep_ && !keep_(GroupValue(object, group_field_, group_pointer_, &state_->group_text))) {
       continue;
     }
     if (!document(absl::string_view(text.data(), text.size()), this_line)) break;

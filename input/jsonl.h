@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,14 @@ struct JsonlOptions {
   std::string field;
   bool skip_bad_records = false;  // count bad records and pass over them, rather than fail
 
+  // With `group_field`: only the records whose value of that field `keep` accepts are documents
+  // (the value: a string as it is, any other JSON value as its JSON text, nullopt where the
+  // record lacks the field); the others are passed over, neither documents nor bad records. A
+  // dotted name that is no field of the record reaches into its objects: "meta.source". `keep`
+  // is called from any thread.
+  std::string group_field = {};
+  std::function<bool(std::optional<absl::string_view> value)> keep = nullptr;
+
   bool IsJsonl(absl::string_view path) const { return !field.empty() || HasJsonlName(path); }
   std::string FieldName() const { return field.empty() ? "text" : field; }
 };
@@ -43,6 +52,8 @@ size_t NextRecordsEnd(absl::string_view text, size_t begin, size_t target);
 class JsonlParser {
  public:
   explicit JsonlParser(std::string field);
+  // The field of `options`, and its group field and filter.
+  explicit JsonlParser(const JsonlOptions& options);
   ~JsonlParser();
   JsonlParser(JsonlParser&&) noexcept;
 
@@ -66,6 +77,8 @@ class JsonlParser {
  private:
   struct State;
   std::string field_;
+  std::string group_field_, group_pointer_;  // the pointer: "/meta/source" for "meta.source"
+  std::function<bool(std::optional<absl::string_view>)> keep_;
   std::unique_ptr<State> state_;
 };
 

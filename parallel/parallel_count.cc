@@ -226,7 +226,7 @@ absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
     }
     return worker.recent.get();
   };
-  tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl.FieldName());
+  tbb::enumerable_thread_specific<JsonlParser> parsers(options.jsonl);
   std::atomic<uint64_t> pretokens{0}, done{0}, documents{0}, skipped{0}, document_bytes{0};
   std::atomic<uint64_t> largest_piece{0};  // of the mapped chunks and streamed pieces of text
   FirstError error;

@@ -3,26 +3,64 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
 #include "core/pretokenize/text_class.h"
 #include "parallel/parallel_count.h"
 #include "parallel/train.h"
 
 namespace bpeforge::internal {
-absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
-                                      const std::vector<const Tokenizer*>& tokenizers,
-                                      const TallyOptions& options) {
-  const int threads = ThreadsToUse(options.threads);
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<size_t>(threads));
+namespace {
+
+CountOptions CountOptionsOf(const TallyOptions& options) {
   CountOptions count;
   count.special_tokens = options.special_tokens;
   count.pattern = options.pattern;
   count.custom_regex = options.custom_regex;
   count.chunk_bytes = options.chunk_bytes;
-  count.jsonl = options.jsonl;
   count.per_worker = true;
   count.cancel = options.cancel;
   count.progress = PreTokenizingProgress(options.progress);
+  return count;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::pair<std::optional<std::string>, uint64_t>>> CountGroupValues(
+    const std::vector<std::string>& paths, JsonlOptions jsonl, const TallyOptions& options) {
+  using Counts = absl::flat_hash_map<std::optional<std::string>, uint64_t>;
+  const int threads = ThreadsToUse(options.threads);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(threads));
+  tbb::enumerable_thread_specific<Counts> workers;
+  // Every record is passed over once its value is counted: nothing is pre-tokenized.
+  jsonl.keep = [&workers](std::optional<absl::string_view> value) {
+    ++workers.local()[value.has_value() ? std::optional<std::string>(*value) : std::nullopt];
+    return false;
+  };
+  CountOptions count = CountOptionsOf(options);
+  count.jsonl = std::move(jsonl);
+  absl::StatusOr<ShardedCounts> counted = CountFiles(paths, count);
+  if (!counted.ok()) return counted.status();
+  Counts all;
+  for (const Counts& counts : workers) {
+    for (const auto& [value, n] : counts) all[value] += n;
+  }
+  std::vector<std::pair<std::optional<std::string>, uint64_t>> values(all.begin(), all.end());
+  std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  return values;
+}
+
+absl::StatusOr<FilesTally> TallyFiles(const std::vector<TallyInput>& inputs,
+                                      const std::vector<const Tokenizer*>& tokenizers,
+                                      const TallyOptions& options) {
+  const int threads = ThreadsToUse(options.threads);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                            static_cast<size_t>(threads));
+  CountOptions count = CountOptionsOf(options);
 
   auto fresh_tallies = [&] {
     std::vector<EncodeTally> tallies;
@@ -32,8 +70,9 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
   FilesTally out;
   out.totals = fresh_tallies();
   tbb::enumerable_thread_specific<std::vector<EncodeTally>> workers(fresh_tallies);
-  for (size_t f = 0; f < paths.size(); ++f) {
-    absl::StatusOr<ShardedCounts> counted = CountFiles({paths[f]}, count);
+  for (const TallyInput& input : inputs) {
+    count.jsonl = input.jsonl;
+    absl::StatusOr<ShardedCounts> counted = CountFiles({input.path}, count);
     if (!counted.ok()) return counted.status();
     std::vector<CountingTable>& tables = counted->tables;
     if (!tokenizers.empty()) CountingTable::MakeDisjoint(tables, LentParallelism(threads));

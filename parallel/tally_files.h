@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -28,14 +30,19 @@ struct TallyOptions {
   std::vector<std::string> special_tokens;  // distinct, in the tokenizers' order
   int threads = 0;                          // 0: all hardware threads
   size_t chunk_bytes = 4 << 20;             // results do not depend on it
-  JsonlOptions jsonl;
   // From any thread, at most a few times a second: "pre-tokenizing" (bytes of each file as
   // stored), then "encoding" (of its distinct pre-tokens).
   std::function<void(const ProgressFigures&)> progress;
   const std::atomic<bool>* cancel = nullptr;
 };
 
-// One file as the tokenizers of a tally saw it.
+// A file, and for JSON Lines which field of which records to read.
+struct TallyInput {
+  std::string path;
+  JsonlOptions jsonl;
+};
+
+// One input as the tokenizers of a tally saw it.
 struct FileTally {
   uint64_t bytes = 0;      // of text (for JSON Lines, of the documents)
   uint64_t pretokens = 0;  // occurrences, special tokens not counted
@@ -45,15 +52,20 @@ struct FileTally {
 };
 
 struct FilesTally {
-  std::vector<FileTally> files;     // by path
-  std::vector<EncodeTally> totals;  // by tokenizer, over all files
+  std::vector<FileTally> files;     // by input
+  std::vector<EncodeTally> totals;  // by tokenizer, over all inputs
 };
 
-// The tally of `paths` by `tokenizers` (none: the files' pre-tokens only), which must all cut
+// The tally of `inputs` by `tokenizers` (none: the inputs' pre-tokens only), which must all cut
 // text as `options` says: its pattern and regex, its special tokens in their order.
-absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
+absl::StatusOr<FilesTally> TallyFiles(const std::vector<TallyInput>& inputs,
                                       const std::vector<const Tokenizer*>& tokenizers,
                                       const TallyOptions& options);
+
+// How many records of the JSON Lines files `paths` hold each value of `jsonl.group_field`
+// (nullopt: those that lack it), most first, then by value. Bad records are as `jsonl` says.
+absl::StatusOr<std::vector<std::pair<std::optional<std::string>, uint64_t>>> CountGroupValues(
+    const std::vector<std::string>& paths, JsonlOptions jsonl, const TallyOptions& options);
 
 }  // namespace bpeforge::internal
 

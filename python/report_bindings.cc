@@ -18,13 +18,16 @@ namespace {
 // a reporter called as report(phase, done, total, unit, documents) (bpeforge._progress).
 std::string Report(const std::vector<std::tuple<std::string, std::string, Tokenizer>>& tokenizers,
                    const std::vector<std::string>& inputs, const std::vector<size_t>& sizes,
-                   const std::string& jsonl_field, bool skip_bad_records, int threads,
-                   size_t list_length, const py::object& progress) {
+                   const std::vector<std::string>& jsonl_fields, const std::string& group_by,
+                   size_t max_groups, bool skip_bad_records, int threads, size_t list_length,
+                   const py::object& progress) {
   std::vector<ReportTokenizer> given;
   for (const auto& [name, path, tokenizer] : tokenizers) given.emplace_back(tokenizer, name, path);
   ReportOptions options;
   options.sizes = sizes;
-  options.input.jsonl_field = jsonl_field;
+  options.jsonl_fields = jsonl_fields;
+  options.group_by = group_by;
+  options.max_groups = max_groups;
   options.input.skip_bad_records = skip_bad_records;
   options.threads = threads;
   options.list_length = list_length;
@@ -45,8 +48,9 @@ std::string Report(const std::vector<std::tuple<std::string, std::string, Tokeni
 
 void RegisterReport(py::module_& m) {
   m.def("report", &Report, py::arg("tokenizers"), py::arg("inputs"), py::arg("sizes"),
-        py::arg("jsonl_field"), py::arg("skip_bad_records"), py::arg("threads"),
-        py::arg("list_length"), py::arg("progress"));
+        py::arg("jsonl_fields"), py::arg("group_by"), py::arg("max_groups"),
+        py::arg("skip_bad_records"), py::arg("threads"), py::arg("list_length"),
+        py::arg("progress"));
   m.def("report_html", [](const std::string& json) { return Unwrap(ReportHtml(json)); });
   m.def("write_report", [](const std::string& json, const std::string& dir) {
     absl::Status written;

@@ -409,6 +409,106 @@ TEST_F(ReportTest, PageHoldsEveryChartAndTable) {
   }
 }
 
+// JSON Lines records of two text fields and a source, in two files: each field and each source
+// (the two with the most records, then the others pooled) has numbers of its own, which are
+// those of encoding each of its records' field.
+TEST_F(ReportTest, JsonLinesFieldsAndSourcesHaveNumbersOfTheirOwn) {
+  const std::vector<std::string> sources = {"web", "web", "books", "code", ""};  // "": none
+  std::vector<std::string> paths;
+  std::vector<std::vector<Json>> records(2);
+  for (size_t f = 0; f < 2; ++f) {
+    paths.push_back(dir_.File(absl::StrCat("records-", f, ".jsonl")));
+    std::string lines;
+    for (size_t i = 0; i < 40; ++i) {
+      Json record = {{"text", Text(1000 * f + i, 30)}, {"title", Text(5000 + 1000 * f + i, 3)}};
+      const std::string& source = sources[(i + f) % sources.size()];
+      if (!source.empty()) {
+        record["source"] = source;
+        record["meta"] = {{"source", source}};
+      }
+      absl::StrAppend(&lines, record.dump(), "\n");
+      records[f].push_back(std::move(record));
+    }
+    WriteFile(paths.back(), lines);
+  }
+  absl::StatusOr<Tokenizer> tok = Tokenizer::Load(dir_.File("tok"));
+  ASSERT_TRUE(tok.ok()) << tok.status();
+  ReportOptions options;
+  options.threads = 2;
+  options.throughput_bytes = 1 << 12;
+  options.jsonl_fields = {"text", "title"};
+  options.group_by = "source";
+  options.max_groups = 2;  // web (16 records), then none, books and code (8 each): none
+  absl::StatusOr<std::string> json = MakeReport({{dir_.File("tok")}}, paths, options);
+  ASSERT_TRUE(json.ok()) << json.status();
+  const Json report = Json::parse(*json);
+  const Json& t = report["tokenizers"][0];
+
+  // The rows: file, then field, then web, none and the others.
+  struct Want {
+    uint64_t documents = 0, bytes = 0, tokens = 0;
+  };
+  std::vector<Want> want;
+  std::vector<uint64_t> file_tokens(2);
+  for (size_t f = 0; f < 2; ++f) {
+    for (const char* field : {"text", "title"}) {
+      for (const std::string group : {"web", "", "(other)"}) {
+        Want& w = want.emplace_back();
+        for (const Json& record : records[f]) {
+          const std::string source = record.value("source", "");
+          const bool in = group == "(other)" ? source != "web" && !source.empty() : source == group;
+          if (!in) continue;
+          const std::string text = record[field];
+          ++w.documents;
+          w.bytes += text.size();
+          w.tokens += tok->Encode(text).size();
+        }
+        file_tokens[f] += w.tokens;
+      }
+    }
+  }
+  ASSERT_EQ(report["sources"].size(), want.size());
+  ASSERT_EQ(t["sources"].size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    const Json& row = report["sources"][i];
+    const Json& numbers = t["sources"][i];
+    EXPECT_EQ(row["path"], paths[i / 6]) << i;
+    EXPECT_EQ(row["field"], i % 6 < 3 ? "text" : "title") << i;
+    const Json group = i % 3 == 0 ? Json("web") : i % 3 == 1 ? Json(nullptr) : Json("(other)");
+    EXPECT_EQ(row["group"], group) << i;
+    EXPECT_EQ(row.contains("other_values"), i % 3 == 2) << i;
+    if (i % 3 == 2) {
+      EXPECT_EQ(row["other_values"], 2) << i;
+    }
+    EXPECT_EQ(row["documents"], want[i].documents) << i;
+    EXPECT_EQ(row["bytes"], want[i].bytes) << i;
+    EXPECT_EQ(numbers["bytes"], want[i].bytes) << i;
+    EXPECT_EQ(numbers["tokens"], want[i].tokens) << i;
+    EXPECT_EQ(numbers["group"], group) << i;
+  }
+  for (size_t f = 0; f < 2; ++f) {
+    EXPECT_EQ(t["files"][f]["tokens"], file_tokens[f]);
+    EXPECT_EQ(report["inputs"][f]["documents"], 80);  // 40 records, two fields each
+  }
+  EXPECT_EQ(t["total"]["tokens"], file_tokens[0] + file_tokens[1]);
+  absl::StatusOr<std::string> html = ReportHtml(*json);
+  ASSERT_TRUE(html.ok()) << html.status();
+  EXPECT_NE(html->find("<svg id=\"chart-sources\""), std::string::npos);
+
+  // A dotted name reaches into an object: the same groups.
+  options.group_by = "meta.source";
+  json = MakeReport({{dir_.File("tok")}}, paths, options);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_EQ(Json::parse(*json)["tokenizers"][0]["sources"], t["sources"]);
+  // Without fields or groups to split by, there are no sources.
+  options.jsonl_fields.clear();
+  options.group_by.clear();
+  json = MakeReport({{dir_.File("tok")}}, paths, options);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(Json::parse(*json)["sources"].empty());
+  EXPECT_EQ(ReportHtml(*json)->find("chart-sources"), std::string::npos);
+}
+
 class ReportCliTest : public ReportTest {};
 
 TEST_F(ReportCliTest, WritesBothFilesAndSaysTheHeadlineNumbers) {
@@ -423,6 +523,31 @@ TEST_F(ReportCliTest, WritesBothFilesAndSaysTheHeadlineNumbers) {
   const Json report = Json::parse(internal::testing::ReadFileOrDie(out + "/report.json"));
   EXPECT_EQ(report["tokenizers"][0]["name"], "mine");
   EXPECT_EQ(report["tokenizers"][0]["curve"].size(), 3u);
+}
+
+TEST_F(ReportCliTest, JsonLinesSourcesAreSummedUpSideBySide) {
+  std::string lines;
+  for (size_t i = 0; i < 30; ++i) {
+    const Json record = {{"text", Text(i, 20)},
+                         {"title", Text(100 + i, 2)},
+                         {"source", i % 3 == 0 ? "books" : "web"}};
+    absl::StrAppend(&lines, record.dump(), "\n");
+  }
+  WriteFile(dir_.File("records.jsonl"), lines);
+  const std::string out = dir_.File("out");
+  const CommandResult r =
+      RunCli("report --tokenizer '" + dir_.File("tok") + ",name=mine' '" +
+             dir_.File("records.jsonl") + "' --out '" + out +
+             "' --jsonl-field text --jsonl-field title --group-by source --max-groups 1 --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bytes/token by source"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("records.jsonl text web"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("records.jsonl title (other) 1 values"), std::string::npos) << r.out;
+  const Json report = Json::parse(internal::testing::ReadFileOrDie(out + "/report.json"));
+  ASSERT_EQ(report["sources"].size(), 4u);
+  EXPECT_EQ(report["sources"][0]["documents"], 20);  // web
+  EXPECT_EQ(report["sources"][1]["documents"], 10);  // books, pooled
+  EXPECT_EQ(report["inputs"][0]["documents"], 60);
 }
 
 TEST_F(ReportCliTest, BadInputGivesOneLineAndWritesNothing) {
@@ -442,6 +567,9 @@ TEST_F(ReportCliTest, BadInputGivesOneLineAndWritesNothing) {
            {tok + in + "--sizes 300,x", "--sizes"},
            {tok + "- ", "standard input"},
            {"--tokenizer '" + dir_.File("tok") + ",colour=red' " + in, "colour"},
+           {tok + in + "--group-by source", "no input is JSON Lines"},
+           {tok + in + "--group-by source --max-groups 0", "--max-groups"},
+           {tok + in + "--jsonl-field text --jsonl-field text", "named twice"},
        }) {
     const CommandResult r = RunCli("report " + c.args + " --out '" + out + "' --quiet");
     ExpectCleanFailure(r, c.needle);

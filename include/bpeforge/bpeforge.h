@@ -515,7 +515,16 @@ struct ReportOptions {
   // Vocabulary sizes for the curve, each within some tokenizer's range (256 + its special
   // tokens .. its size); empty: about 30 spaced geometrically over each tokenizer's range.
   std::vector<size_t> sizes;
-  InputOptions input;       // JSON Lines
+  InputOptions input;  // JSON Lines
+  // JSON Lines: the fields to read, each record's each field a document, with numbers of their
+  // own per file and field (report.json's `sources`); empty: input.jsonl_field alone. Given,
+  // every input is JSON Lines, as with input.jsonl_field.
+  std::vector<std::string> jsonl_fields;
+  // JSON Lines: numbers of their own for the records of each value of this field (a dotted
+  // name reaches into objects: "meta.source"), per file and field: the `max_groups` values of
+  // the most records, the others pooled.
+  std::string group_by;
+  size_t max_groups = 20;
   int threads = 0;          // 0: all hardware threads
   size_t list_length = 20;  // tokens in each list of the report (most used, longest, ...)
   // Each tokenizer's encoding speed is timed on one thread over this much of the first input.

@@ -66,6 +66,18 @@ def _sizes(sizes: Union[str, Iterable[int]]) -> list[int]:
     return out
 
 
+def _jsonl_fields(value: Union[str, Iterable[str], None]) -> list[str]:
+    from . import _jsonl_field
+
+    if value is None or isinstance(value, str):
+        field = _jsonl_field(value)
+        return [field] if field else []
+    fields = [_jsonl_field(f) for f in value]
+    if not fields:
+        raise ValueError("jsonl_field must name at least one field")
+    return fields
+
+
 def report(
     tokenizers: Union["StrPath", "Tokenizer", Iterable[Any], Mapping[str, Any]],
     inputs: Union["StrPath", Iterable["StrPath"]],
@@ -73,7 +85,9 @@ def report(
     sizes: Union[str, Iterable[int]] = "auto",
     out: "StrPath | None" = None,
     include: Iterable[str] | None = None,
-    jsonl_field: str | None = None,
+    jsonl_field: Union[str, Iterable[str], None] = None,
+    group_by: str | None = None,
+    max_groups: int = 20,
     skip_bad_records: bool = False,
     threads: int | None = None,
     list_length: int = 20,
@@ -90,22 +104,35 @@ def report(
     report.json as a dict; with ``out``, writes report.json and report.html (a self-contained
     page with the charts) into that folder.
 
+    JSON Lines: ``jsonl_field`` names the field of each record to read, or a list of fields,
+    each with numbers of its own (``r["tokenizers"][0]["sources"]``); ``group_by`` gives the
+    records of each value of that field (``"source"``, or ``"meta.source"`` inside an object)
+    numbers of their own, for the ``max_groups`` values of the most records, the others
+    pooled as ``"(other)"``.
+
     A missing file is FileNotFoundError, a tokenizer that cannot load or a size outside every
     tokenizer's range ValueError; nothing is written then."""
-    from . import _input_paths, _jsonl_field, _path, _threads
+    from . import _input_paths, _path, _threads
     from ._progress import reporting
 
     given = _tokenizer_list(tokenizers)
     files = _input_paths(inputs, include)
     if isinstance(list_length, bool) or not isinstance(list_length, int) or list_length < 1:
         raise ValueError(f"list_length must be a positive int, not {list_length!r}")
+    fields = _jsonl_fields(jsonl_field)
+    if group_by is not None and (not isinstance(group_by, str) or not group_by):
+        raise ValueError(f"group_by must name a field, not {group_by!r}")
+    if isinstance(max_groups, bool) or not isinstance(max_groups, int) or max_groups < 1:
+        raise ValueError(f"max_groups must be a positive int, not {max_groups!r}")
     out_dir = None if out is None else _path(out, "out")
     with reporting(progress) as reporter:
         text = _bpeforge.report(
             given,
             files,
             _sizes(sizes),
-            _jsonl_field(jsonl_field),
+            fields,
+            group_by or "",
+            max_groups,
             bool(skip_bad_records),
             _threads(threads),
             list_length,
