@@ -229,3 +229,30 @@ def test_page_renders_its_charts_in_a_browser(trained):
             for x in range(int(c["x"]) + 2, min(int(c["x"] + c["width"]) - 2, width)):
                 seen.add(row[3 * x:3 * x + 3])
         assert series <= seen, f"{c['id']} drew no line or bar of both tokenizers"
+
+
+def test_jsonl_fields_and_sources_have_numbers_of_their_own(trained):
+    d, tok, held = trained
+    path = d / "records.jsonl"
+    records = [{"text": TEXT * (i % 3 + 1), "title": f"Story {i}",
+                "source": ["web", "web", "books", "code"][i % 4]} for i in range(24)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    r = bpeforge.report(tok, str(path), jsonl_field=["text", "title"], group_by="source",
+                        max_groups=1)
+    rows = r["tokenizers"][0]["sources"]
+    # text: web, (other); title: web, (other)
+    assert [(s["field"], s["group"]) for s in rows] == [
+        ("text", "web"), ("text", "(other)"), ("title", "web"), ("title", "(other)")]
+    assert r["sources"][1]["other_values"] == 2
+    for row in rows:
+        texts = [rec[row["field"]] for rec in records
+                 if (rec["source"] == "web") == (row["group"] == "web")]
+        assert row["tokens"] == sum(len(tok.encode(t)) for t in texts)
+        assert row["bytes"] == sum(len(t.encode()) for t in texts)
+    assert sum(s["tokens"] for s in rows) == r["tokenizers"][0]["total"]["tokens"]
+    # One field and no groups: nothing to split.
+    assert bpeforge.report(tok, str(path))["sources"] == []
+    with pytest.raises(ValueError, match="max_groups"):
+        bpeforge.report(tok, str(path), group_by="source", max_groups=0)
+    with pytest.raises(ValueError, match="no input is JSON Lines"):
+        bpeforge.report(tok, held, group_by="source")
