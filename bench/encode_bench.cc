@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "bench/bench_corpus.h"
+#include "core/count/pretoken_counts.h"
 #include "core/encode/tokenizer.h"
 #include "core/formats/tiktoken_files.h"
-#include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
 
 namespace bpeforge::internal {

@@ -7,9 +7,9 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/count/pretoken_counts.h"
 #include "core/encode/stream_encoder.h"
 #include "core/encode/tokenizer.h"
-#include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
 #include "fuzz/fuzz_util.h"
 

@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/count/pretoken_counts.h"
 #include "core/internal/utf8.h"
-#include "core/train/pretoken_counts.h"
 #include "parallel/train.h"
 
 namespace bpeforge::internal {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/count/pretoken_counts.h"
 #include "core/pretokenize/pretokenizer.h"
-#include "core/train/pretoken_counts.h"
 #include "input/jsonl.h"
 
 namespace bpeforge::internal {
