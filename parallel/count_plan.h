@@ -1,5 +1,5 @@
-// Planning CountFiles' work (parallel_count.h) before and while it counts: which inputs are
-// mapped and which streamed, which belong to this process's share, and the chunks of the mapped
+// Planning CountPreTokensInFiles' work (parallel_count.h) before and while it counts: which inputs
+// are mapped and which streamed, which belong to this process's share, and the chunks of the mapped
 // ones, a batch of files at a time.
 //
 //   absl::StatusOr<InputPlan> plan = PlanInputs(paths, options);
@@ -25,11 +25,11 @@
 
 namespace bpeforge::internal {
 
-// What CountFiles reads and how, settled before any counting: plain text and JSON Lines in
-// regular files are mapped and cut, a batch of files at a time; standard input, compressed
-// files and pipes are read as a stream and cut as the bytes arrive (StreamCutter), one file at
-// a time. Other files that cannot be mapped (pipes named as files, /proc files) are read whole
-// while planning.
+// What CountPreTokensInFiles reads and how, settled before any counting: plain text and JSON Lines
+// in regular files are mapped and cut, a batch of files at a time; standard input, compressed files
+// and pipes are read as a stream and cut as the bytes arrive (StreamCutter), one file at a time.
+// Other files that cannot be mapped (pipes named as files, /proc files) are read whole while
+// planning.
 struct InputPlan {
   std::vector<MappedFile>
       files;                    // by path; those read whole, the rest mapped when their batch comes

@@ -17,7 +17,7 @@
 namespace bpeforge::internal {
 
 // A worker's table and the cache of recent pre-tokens in front of it, kept across pieces (the
-// documents are many and often short), as in CountFiles.
+// documents are many and often short), as in CountPreTokensInFiles.
 struct DocumentCounter::Worker {
   CountingTable table;
   std::unique_ptr<CountingTable::RecentCache> recent;

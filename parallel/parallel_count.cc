@@ -399,8 +399,8 @@ void FileCounter::ReportProgress(uint64_t now_done) {
 
 }  // namespace
 
-absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
-                                         const CountOptions& options) {
+absl::StatusOr<ShardedCounts> CountPreTokensInFiles(const std::vector<std::string>& paths,
+                                                    const CountOptions& options) {
   const SpecialTokens specials(options.special_tokens);
   absl::StatusOr<std::unique_ptr<PreTokenizer>> pretokenizer =
       MakeAnyPreTokenizer(options.pattern, options.custom_regex);

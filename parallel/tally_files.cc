@@ -9,7 +9,7 @@
 
 namespace bpeforge::internal {
 absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
-                                      const std::vector<const Tokenizer*>& tokenizers,
+                                      const std::vector<const BpeCodec*>& tokenizers,
                                       const TallyOptions& options) {
   const int threads = ThreadsToUse(options.threads);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -26,14 +26,14 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<std::string>& paths,
 
   auto fresh_tallies = [&] {
     std::vector<EncodeTally> tallies;
-    for (const Tokenizer* t : tokenizers) tallies.emplace_back(*t);
+    for (const BpeCodec* t : tokenizers) tallies.emplace_back(*t);
     return tallies;
   };
   FilesTally out;
   out.totals = fresh_tallies();
   tbb::enumerable_thread_specific<std::vector<EncodeTally>> workers(fresh_tallies);
   for (size_t f = 0; f < paths.size(); ++f) {
-    absl::StatusOr<ShardedCounts> counted = CountFiles({paths[f]}, count);
+    absl::StatusOr<ShardedCounts> counted = CountPreTokensInFiles({paths[f]}, count);
     if (!counted.ok()) return counted.status();
     std::vector<CountingTable>& tables = counted->tables;
     if (!tokenizers.empty()) CountingTable::MakeDisjoint(tables, LentParallelism(threads));

@@ -1,7 +1,5 @@
 // The tokenizer against a naive encoder written from the definition, plus special tokens,
 // decoding, streaming and the rank-file format.
-#include "core/encode/tokenizer.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/count/pretoken_counts.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/long_merge.h"
 #include "core/encode/stream_encoder.h"
 #include "core/formats/tiktoken_files.h"
@@ -123,7 +122,7 @@ TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
   const std::vector<std::string> specials = {kEot, kEot + kEot, "<|pad|>"};
   const TrainedVocab t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
   ASSERT_GT(t.merges.size(), 300u);
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, specials, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(t.vocab, t.merges, specials, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(t.vocab, t.merges, specials, pattern);
   for (uint64_t seed = 0; seed < 40; ++seed) {
@@ -140,7 +139,7 @@ TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
 TEST_P(AgreementTest, TwoWayTableGivesTheNaiveIds) {
   const auto [pattern, layout] = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(t.vocab, t.merges, {kEot}, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   std::string text;
   const size_t kWords = EncodeCache::kGrowAfterMisses + EncodeCache::kTwoWayAfterMisses + 30000;
@@ -164,7 +163,7 @@ TEST_P(AgreementTest, TwoWayTableGivesTheNaiveIds) {
 TEST_P(AgreementTest, LongPreTokensUseTheSameMerges) {
   const auto [pattern, layout] = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 600, layout, {}, pattern);
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {}, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(t.vocab, t.merges, {}, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(t.vocab, t.merges, {}, pattern);
   std::mt19937_64 rng(7);
@@ -244,7 +243,7 @@ TEST(TokenizerTest, IdsOutOfMergeOrderEncodeByRank) {
   std::shuffle(new_id.begin(), new_id.end(), std::mt19937_64(11));
   Vocab spread(new_id.size());  // "": an id no token has
   for (size_t id = 0; id < t.vocab.size(); ++id) spread[new_id[id]] = t.vocab[id];
-  absl::StatusOr<Tokenizer> tok = Tokenizer::CreateWithIds(spread, t.merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::CreateWithIds(spread, t.merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(spread, t.merges, {}, Pattern::kGpt2);
   for (uint64_t seed = 0; seed < 20; ++seed) {
@@ -270,7 +269,7 @@ TEST(TokenizerTest, RanksPastTheDenseTableEncodeAsNaive) {
   Vocab vocab = t.vocab;
   for (const Merge& m : merges) vocab.push_back(m.first + m.second);
   merges.insert(merges.end(), t.merges.begin(), t.merges.end());
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(vocab, merges, {}, Pattern::kGpt2);
   for (uint64_t seed = 0; seed < 20; ++seed) {
@@ -280,19 +279,19 @@ TEST(TokenizerTest, RanksPastTheDenseTableEncodeAsNaive) {
 }
 
 // 256 bytes plus a few merges, so tests can name ids.
-Tokenizer SmallTokenizer(const std::vector<std::string>& specials) {
+BpeCodec SmallTokenizer(const std::vector<std::string>& specials) {
   Merges merges = {{"a", "b"}, {"ab", "c"}, {" ", "ab"}};
   Vocab vocab;
   for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
   for (const Merge& m : merges) vocab.push_back(m.first + m.second);  // ids 256, 257, 258
   vocab.push_back(kEot);                                              // id 259
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, specials, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, specials, Pattern::kGpt2);
   EXPECT_TRUE(tok.ok()) << tok.status();
   return *std::move(tok);
 }
 
 TEST(TokenizerTest, MergesByRank) {
-  const Tokenizer tok = SmallTokenizer({});
+  const BpeCodec tok = SmallTokenizer({});
   EXPECT_EQ(tok.Encode("abc"), (std::vector<TokenId>{257}));
   EXPECT_EQ(tok.Encode("abd ab"), (std::vector<TokenId>{256, 'd', 258}));
   EXPECT_EQ(tok.Encode(""), std::vector<TokenId>{});
@@ -305,7 +304,7 @@ TEST(TokenizerTest, PreTokenThatMergingDoesNotMakeIsStillItsToken) {
   Vocab vocab;
   for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
   for (const Merge& m : merges) vocab.push_back(m.first + m.second);  // ids 256 to 259
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   EXPECT_EQ(tok->Encode("abcd"), (std::vector<TokenId>{259}));
   EXPECT_EQ(tok->Encode("abcde"), (std::vector<TokenId>{'a', 256, 'd', 'e'}));
@@ -324,7 +323,7 @@ TEST(TokenizerTest, TokensOfMegabytesLoadAndEncode) {
     run += run;
     vocab.push_back(run);
   }
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const std::string text = run + "aaaaaaa";  // 2 MiB + 7: the longest token, then 4 + 2 + 1
   EXPECT_EQ(tok->Encode(text), (std::vector<TokenId>{256 + 20, 256 + 1, 256 + 0, 'a'}));
@@ -349,16 +348,16 @@ TEST(TokenizerTest, ABuilderMakesWhatCreateMakes) {
   for (const Merges& merges : {trained.merges, runs}) {
     for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
       const Vocab vocab = BuildVocab({kEot}, merges, layout);
-      absl::StatusOr<Tokenizer> created = Tokenizer::Create(vocab, merges, {kEot, "<|x|>"});
+      absl::StatusOr<BpeCodec> created = BpeCodec::Create(vocab, merges, {kEot, "<|x|>"});
       ASSERT_TRUE(created.ok()) << created.status();
-      Tokenizer::Builder builder({kEot}, layout);
+      BpeCodec::Builder builder({kEot}, layout);
       for (const auto& [left, right] : merges) ASSERT_TRUE(builder.AddMerge(left, right).ok());
       ASSERT_EQ(builder.size(), vocab.size());
       for (size_t id = 0; id < vocab.size(); ++id) {
         ASSERT_TRUE(builder.Is(static_cast<TokenId>(id), vocab[id])) << id;
       }
       EXPECT_FALSE(builder.Is(300, "no such bytes"));
-      absl::StatusOr<Tokenizer> built = std::move(builder).Finish({"<|x|>"}, Pattern::kGpt2, "");
+      absl::StatusOr<BpeCodec> built = std::move(builder).Finish({"<|x|>"}, Pattern::kGpt2, "");
       ASSERT_TRUE(built.ok()) << built.status();
       ASSERT_EQ(built->id_limit(), created->id_limit());
       for (size_t id = 0; id < created->id_limit(); ++id) {
@@ -375,28 +374,28 @@ TEST(TokenizerTest, ABuilderMakesWhatCreateMakes) {
     }
   }
   // A merge of parts that no earlier merge makes is refused.
-  Tokenizer::Builder builder({}, IdLayout::kBytesFirst);
+  BpeCodec::Builder builder({}, IdLayout::kBytesFirst);
   EXPECT_FALSE(builder.AddMerge("ab", "c").ok());
 }
 
 TEST(TokenizerTest, SpecialTokensLongestFirstWhenOverlapping) {
   const std::string two = kEot + kEot;
-  const Tokenizer tok = SmallTokenizer({kEot, two});
+  const BpeCodec tok = SmallTokenizer({kEot, two});
   // kEot is in the vocab (259); the doubled one is not, so it gets the next free id.
   EXPECT_EQ(tok.Encode("ab" + two + "ab" + kEot + kEot + kEot),
             (std::vector<TokenId>{256, 260, 256, 260, 259}));
   EXPECT_EQ(tok.id_limit(), 261u);
   EXPECT_EQ(*tok.DecodeBytes({260}), two);
   // Without special tokens the same text is ordinary.
-  const Tokenizer plain = SmallTokenizer({});
+  const BpeCodec plain = SmallTokenizer({});
   EXPECT_EQ(*plain.DecodeBytes(plain.Encode(kEot)), kEot);
   EXPECT_GT(plain.Encode(kEot).size(), 1u);
 }
 
 TEST(TokenizerTest, MissingSpecialTokensGetNextFreeIdsInOrder) {
-  const Tokenizer tok = SmallTokenizer({"<|a|>", kEot, "<|b|>", "<|a|>"});
+  const BpeCodec tok = SmallTokenizer({"<|a|>", kEot, "<|b|>", "<|a|>"});
   EXPECT_EQ(tok.Encode("<|b|><|a|>" + kEot), (std::vector<TokenId>{261, 260, 259}));
-  absl::StatusOr<Tokenizer> ranked = Tokenizer::FromRanks(
+  absl::StatusOr<BpeCodec> ranked = BpeCodec::FromRanks(
       [] {
         Ranks r;
         for (int b = 0; b < 256; ++b) r.emplace_back(std::string(1, char(b)), b);
@@ -409,7 +408,7 @@ TEST(TokenizerTest, MissingSpecialTokensGetNextFreeIdsInOrder) {
 }
 
 TEST(TokenizerTest, DecodeReplacesInvalidUtf8) {
-  const Tokenizer tok = SmallTokenizer({});
+  const BpeCodec tok = SmallTokenizer({});
   EXPECT_EQ(*tok.DecodeBytes({0xE2, 0x82, 'a', 0xFF}),
             "\xE2\x82"
             "a\xFF");
@@ -425,23 +424,23 @@ TEST(TokenizerTest, DecodeReplacesInvalidUtf8) {
 TEST(TokenizerTest, RejectsBadInput) {
   Vocab vocab;
   for (int b = 1; b < 256; ++b) vocab.emplace_back(1, char(b));
-  EXPECT_FALSE(Tokenizer::Create(vocab, {}, {}).ok());  // byte 0 missing
+  EXPECT_FALSE(BpeCodec::Create(vocab, {}, {}).ok());  // byte 0 missing
   vocab.emplace_back(1, '\0');
-  EXPECT_TRUE(Tokenizer::Create(vocab, {}, {}).ok());
-  EXPECT_FALSE(Tokenizer::Create(vocab, {{"a", "b"}}, {}).ok());  // "ab" not in vocab
-  EXPECT_FALSE(Tokenizer::Create(vocab, {}, {""}).ok());
+  EXPECT_TRUE(BpeCodec::Create(vocab, {}, {}).ok());
+  EXPECT_FALSE(BpeCodec::Create(vocab, {{"a", "b"}}, {}).ok());  // "ab" not in vocab
+  EXPECT_FALSE(BpeCodec::Create(vocab, {}, {""}).ok());
   Ranks ranks;
   for (int b = 0; b < 256; ++b) ranks.emplace_back(std::string(1, char(b)), b);
   ranks.emplace_back("ab", 7);
-  EXPECT_FALSE(Tokenizer::FromRanks(ranks, {}).ok());  // rank 7 twice
+  EXPECT_FALSE(BpeCodec::FromRanks(ranks, {}).ok());  // rank 7 twice
   ranks.back().second = 300;
-  EXPECT_TRUE(Tokenizer::FromRanks(ranks, {}).ok());
-  EXPECT_FALSE(Tokenizer::FromRanks(ranks, {{"<|s|>", 300}}).ok());  // id taken
+  EXPECT_TRUE(BpeCodec::FromRanks(ranks, {}).ok());
+  EXPECT_FALSE(BpeCodec::FromRanks(ranks, {{"<|s|>", 300}}).ok());  // id taken
 }
 
 TEST(TokenizerTest, ConcurrentEncodesAgree) {
   const TrainedVocab t = TrainOn(TrainingText(), 500, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot});
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, {kEot});
   std::vector<std::string> texts;
   std::vector<std::vector<TokenId>> expected;
   for (uint64_t seed = 0; seed < 20; ++seed) {
@@ -653,7 +652,7 @@ TEST(EncodeCacheTest, IsNotBypassedWhileMostLookupsHit) {
 }
 
 // Splits `text` at random points (inside characters and special tokens too) and streams it.
-std::vector<TokenId> StreamEncode(const Tokenizer& tok, const std::string& text, uint64_t seed,
+std::vector<TokenId> StreamEncode(const BpeCodec& tok, const std::string& text, uint64_t seed,
                                   size_t max_pending, size_t* most_pending = nullptr) {
   std::mt19937_64 rng(seed);
   StreamEncoder encoder(tok, max_pending);
@@ -674,7 +673,7 @@ TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
   const Pattern pattern = GetParam();
   const std::vector<std::string> specials = {kEot, kEot + kEot, "<|x|>"};
   const TrainedVocab t = TrainOn(TrainingText(), 600, IdLayout::kBytesFirst, {kEot}, pattern);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, specials, pattern);
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, specials, pattern);
   for (uint64_t seed = 0; seed < 30; ++seed) {
     const std::string text = testing::RandomText(seed, {400, specials, true});
     const std::vector<TokenId> whole = tok.Encode(text);
@@ -689,7 +688,7 @@ TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
 TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
   const Pattern pattern = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, {kEot}, pattern);
   // No letter is followed by white space, and every newline has spaces on both sides, so no
   // position is a safe cut (IsSafeCut) for any built-in pattern: the encoder must cut between
   // pre-tokens on its own once it holds its window.
@@ -710,7 +709,7 @@ TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
 TEST_P(StreamTest, CjkParagraphsHoldLittle) {
   const Pattern pattern = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {}, pattern);
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, {}, pattern);
   const std::string paragraph =
       "\u65e5\u672c\u8a9e\u306e\u6587\u3002\u201c\u4e2d\u6587\u201d\u3002\n\n";
   StreamEncoder encoder(tok);
@@ -731,7 +730,7 @@ INSTANTIATE_TEST_SUITE_P(Patterns, StreamTest,
                          ::testing::Values(Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k));
 
 TEST(StreamTest, EnglishLinesHoldLittle) {
-  const Tokenizer tok = SmallTokenizer({kEot});
+  const BpeCodec tok = SmallTokenizer({kEot});
   std::string line = "the quick brown fox jumps over the lazy dog, again and again\n";
   StreamEncoder encoder(tok);
   std::vector<TokenId> ids;
@@ -748,7 +747,7 @@ TEST(StreamTest, EnglishLinesHoldLittle) {
 }
 
 TEST(StreamTest, EncodeIterableYieldsEverything) {
-  const Tokenizer tok = SmallTokenizer({kEot});
+  const BpeCodec tok = SmallTokenizer({kEot});
   const std::vector<std::string> lines = {"ab c", "d\n", "<|endo", "ftext|>ab", "", "c \n"};
   size_t i = 0;
   std::vector<TokenId> ids;

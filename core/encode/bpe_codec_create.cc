@@ -1,4 +1,4 @@
-// Making a Tokenizer (tokenizer.h) from a vocab and merges or from tiktoken ranks: the tables
+// Making a BpeCodec (bpe_codec.h) from a vocab and merges or from tiktoken ranks: the tables
 // the encoder looks tokens, ranks and joins up in.
 #include <algorithm>
 #include <atomic>
@@ -8,13 +8,13 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/long_merge.h"
-#include "core/encode/tokenizer.h"
 
 namespace bpeforge::internal {
 namespace {
 
-// The joins of tokens ranked below this are in a dense table (Tokenizer::dense_joins_): it
+// The joins of tokens ranked below this are in a dense table (BpeCodec::dense_joins_): it
 // covers most of the joins that merging asks for, and larger and smaller sides encode in the
 // same time.
 constexpr size_t kDenseJoinSide = 1024;
@@ -28,9 +28,9 @@ uint64_t NextSerial() {
 
 }  // namespace
 
-absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& merges,
-                                            const std::vector<std::string>& special_tokens,
-                                            Pattern pattern, absl::string_view custom_regex) {
+absl::StatusOr<BpeCodec> BpeCodec::Create(const Vocab& vocab, const Merges& merges,
+                                          const std::vector<std::string>& special_tokens,
+                                          Pattern pattern, absl::string_view custom_regex) {
   for (size_t id = 0; id < vocab.size(); ++id) {
     if (vocab[id].empty())
       return absl::InvalidArgumentError(absl::StrCat("vocab id ", id, " is empty"));
@@ -40,16 +40,16 @@ absl::StatusOr<Tokenizer> Tokenizer::Create(const Vocab& vocab, const Merges& me
   return CreateWithIds(vocab, merges, specials, pattern, custom_regex);
 }
 
-absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Merges& merges,
-                                                   const std::vector<SpecialToken>& special_tokens,
-                                                   Pattern pattern, absl::string_view custom_regex,
-                                                   bool vocab_tokens_whole) {
+absl::StatusOr<BpeCodec> BpeCodec::CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                 const std::vector<SpecialToken>& special_tokens,
+                                                 Pattern pattern, absl::string_view custom_regex,
+                                                 bool vocab_tokens_whole) {
   // The lowest id of each byte string in the vocab.
   absl::flat_hash_map<absl::string_view, TokenId> by_bytes;
   for (size_t id = 0; id < vocab.size(); ++id) {
     if (!vocab[id].empty()) by_bytes.try_emplace(vocab[id], static_cast<TokenId>(id));
   }
-  Tokenizer t;
+  BpeCodec t;
   t.pattern_ = pattern;
   t.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
   t.decoder_ = vocab;
@@ -104,11 +104,11 @@ absl::StatusOr<Tokenizer> Tokenizer::CreateWithIds(const Vocab& vocab, const Mer
   return Finish(std::move(t), specials);
 }
 
-absl::StatusOr<Tokenizer> Tokenizer::FromRanks(
+absl::StatusOr<BpeCodec> BpeCodec::FromRanks(
     const std::vector<std::pair<std::string, TokenId>>& ranks,
     const std::vector<SpecialToken>& special_tokens, Pattern pattern,
     absl::string_view custom_regex) {
-  Tokenizer t;
+  BpeCodec t;
   t.pattern_ = pattern;
   t.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
   for (const auto& [bytes, rank] : ranks) {
@@ -133,8 +133,7 @@ absl::StatusOr<Tokenizer> Tokenizer::FromRanks(
   return Finish(std::move(t), special_tokens);
 }
 
-absl::StatusOr<Tokenizer> Tokenizer::Finish(Tokenizer t,
-                                            const std::vector<SpecialToken>& specials) {
+absl::StatusOr<BpeCodec> BpeCodec::Finish(BpeCodec t, const std::vector<SpecialToken>& specials) {
   absl::flat_hash_map<std::string, TokenId> ids;
   // Given ids may leave a gap after the vocabulary (tiktoken's cl100k_base does), but a small
   // one: the decoder is sized by the largest id.

@@ -1,4 +1,4 @@
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 
 #include <algorithm>
 #include <atomic>
@@ -24,7 +24,7 @@ constexpr size_t kMaxCachedPiece = 64;
 
 }  // namespace
 
-std::vector<TokenId> Tokenizer::Encode(absl::string_view text) const {
+std::vector<TokenId> BpeCodec::Encode(absl::string_view text) const {
   // Callers without a cache of their own share one per thread, reset when the tokenizer
   // changes, so that Encode stays const and thread-safe.
   thread_local uint64_t owner = 0;
@@ -38,8 +38,7 @@ std::vector<TokenId> Tokenizer::Encode(absl::string_view text) const {
   return ids;
 }
 
-void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
-                       std::vector<TokenId>* out) const {
+void BpeCodec::Encode(absl::string_view text, EncodeCache* cache, std::vector<TokenId>* out) const {
   if (specials_.empty()) return EncodeOrdinary(text, cache, out);
   specials_.Split(
       text, [&](absl::string_view piece) { EncodeOrdinary(piece, cache, out); },
@@ -51,9 +50,9 @@ void Tokenizer::Encode(absl::string_view text, EncodeCache* cache,
 // that those misses overlap the encoding of the pre-tokens before it. Its steps are calls, not a
 // second copy of each pre-tokenizer's loop: with that copy GCC stopped inlining push_back into
 // the direct-mapped table's hits (code growth), and TinyStories-like text encoded more slowly.
-class Tokenizer::LookAheadQueue {
+class BpeCodec::LookAheadQueue {
  public:
-  LookAheadQueue(const Tokenizer& tokenizer, EncodeCache* cache, const char* readable_end,
+  LookAheadQueue(const BpeCodec& tokenizer, EncodeCache* cache, const char* readable_end,
                  std::vector<TokenId>* out)
       : tokenizer_(tokenizer), cache_(cache), end_(readable_end), out_(out) {}
 
@@ -87,7 +86,7 @@ class Tokenizer::LookAheadQueue {
     tokenizer_.EncodePacked(w.piece, w.piece.size() <= kMaxShortKey ? &w.key : nullptr, cache_,
                             out_);
   }
-  const Tokenizer& tokenizer_;
+  const BpeCodec& tokenizer_;
   EncodeCache* cache_;
   const char* end_;
   std::vector<TokenId>* out_;
@@ -96,9 +95,9 @@ class Tokenizer::LookAheadQueue {
 };
 
 template <typename Loop>
-[[gnu::noinline]] void Tokenizer::EncodeOrdinaryWith(Loop loop, const Tokenizer& tokenizer,
-                                                     absl::string_view text, EncodeCache* cache,
-                                                     std::vector<TokenId>* out) {
+[[gnu::noinline]] void BpeCodec::EncodeOrdinaryWith(Loop loop, const BpeCodec& tokenizer,
+                                                    absl::string_view text, EncodeCache* cache,
+                                                    std::vector<TokenId>* out) {
   const char* const end = text.data() + text.size();
   if (cache != nullptr && cache->has_two_way()) {
     LookAheadQueue queue(tokenizer, cache, end, out);
@@ -119,20 +118,20 @@ template <typename Loop>
   if (cache != nullptr) cache->CountLookups(lookups);
 }
 
-void Tokenizer::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
-                               std::vector<TokenId>* out) const {
+void BpeCodec::EncodeOrdinary(absl::string_view text, EncodeCache* cache,
+                              std::vector<TokenId>* out) const {
   WithLoop(
       *pretokenizer_, [&](auto loop) { EncodeOrdinaryWith(loop, *this, text, cache, out); },
       cache != nullptr ? cache->stop() : nullptr);
 }
 
-void Tokenizer::EncodePreToken(absl::string_view piece, EncodeCache* cache,
-                               std::vector<TokenId>* out) const {
+void BpeCodec::EncodePreToken(absl::string_view piece, EncodeCache* cache,
+                              std::vector<TokenId>* out) const {
   EncodePreToken(piece, piece.data() + piece.size(), cache, out);
 }
 
-void Tokenizer::EncodePreToken(absl::string_view piece, const char* readable_end,
-                               EncodeCache* cache, std::vector<TokenId>* out) const {
+void BpeCodec::EncodePreToken(absl::string_view piece, const char* readable_end, EncodeCache* cache,
+                              std::vector<TokenId>* out) const {
   if (cache != nullptr && piece.size() <= kMaxShortKey) {
     const ShortKey key = PackShortKeyReadable(piece, readable_end);
     cache->CountLookups(1);
@@ -142,8 +141,8 @@ void Tokenizer::EncodePreToken(absl::string_view piece, const char* readable_end
   }
 }
 
-void Tokenizer::EncodePacked(absl::string_view piece, const ShortKey* key, EncodeCache* cache,
-                             std::vector<TokenId>* out) const {
+void BpeCodec::EncodePacked(absl::string_view piece, const ShortKey* key, EncodeCache* cache,
+                            std::vector<TokenId>* out) const {
   if (key != nullptr &&
       (cache->FindDirect(*key, out) || (cache->has_two_way() && cache->FindTwoWay(*key, out)))) {
     return;
@@ -169,7 +168,7 @@ void Tokenizer::EncodePacked(absl::string_view piece, const ShortKey* key, Encod
   if (key != nullptr) cache->InsertShort(*key, absl::MakeConstSpan(*out).subspan(before));
 }
 
-std::optional<TokenId> Tokenizer::WholeToken(absl::string_view piece) const {
+std::optional<TokenId> BpeCodec::WholeToken(absl::string_view piece) const {
   if (auto it = encoder_.find(piece); it != encoder_.end()) return it->second.id;
   if (auto found = long_.Find(piece, decoder_)) return found->id;
   if (whole_only_.empty()) return std::nullopt;
@@ -178,7 +177,7 @@ std::optional<TokenId> Tokenizer::WholeToken(absl::string_view piece) const {
   return it->second;
 }
 
-uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
+uint32_t BpeCodec::RankOf(absl::string_view bytes) const {
   if (bytes.size() == 2) {
     return pair_ranks_[static_cast<unsigned char>(bytes[0]) * 256 +
                        static_cast<unsigned char>(bytes[1])];
@@ -191,8 +190,8 @@ uint32_t Tokenizer::RankOf(absl::string_view bytes) const {
   return it == encoder_.end() ? kNoRank : it->second.rank;
 }
 
-void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out,
-                               const std::atomic<bool>* stop) const {
+void BpeCodec::BytePairEncode(absl::string_view piece, std::vector<TokenId>* out,
+                              const std::atomic<bool>* stop) const {
   if (piece.size() <= 1) {
     if (piece.size() == 1) out->push_back(byte_ids_[static_cast<unsigned char>(piece[0])]);
     return;
@@ -204,7 +203,7 @@ void Tokenizer::BytePairEncode(absl::string_view piece, std::vector<TokenId>* ou
   }
 }
 
-void Tokenizer::TraceMerges(absl::string_view piece, MergeTrace* trace) const {
+void BpeCodec::TraceMerges(absl::string_view piece, MergeTrace* trace) const {
   trace->ranks.clear();
   trace->ids.clear();
   trace->whole = kNoRank;
@@ -235,9 +234,9 @@ void Tokenizer::TraceMerges(absl::string_view piece, MergeTrace* trace) const {
 // memmove, which for the few parts moved costs more than the loop.
 // Each join's rank goes to `on_join` (a no-op when encoding).
 template <typename OnJoin>
-BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShortWith(absl::string_view piece,
-                                                         std::vector<TokenId>* out,
-                                                         OnJoin on_join) const {
+BPEFORGE_NO_MEMMOVE_IDIOM void BpeCodec::MergeShortWith(absl::string_view piece,
+                                                        std::vector<TokenId>* out,
+                                                        OnJoin on_join) const {
   struct Part {
     uint32_t token;
     uint32_t pair;
@@ -272,28 +271,28 @@ BPEFORGE_NO_MEMMOVE_IDIOM void Tokenizer::MergeShortWith(absl::string_view piece
 }
 
 // The same merges for a long piece, in O(n log n) (long_merge.h).
-void Tokenizer::MergeLong(absl::string_view piece, std::vector<TokenId>* out,
-                          const std::atomic<bool>* stop,
-                          std::optional<absl::FunctionRef<void(uint32_t)>> on_join) const {
+void BpeCodec::MergeLong(absl::string_view piece, std::vector<TokenId>* out,
+                         const std::atomic<bool>* stop,
+                         std::optional<absl::FunctionRef<void(uint32_t)>> on_join) const {
   MergeLongPiece(
       piece, [this](absl::string_view bytes) { return RankOf(bytes); },
       [&](absl::string_view part) { out->push_back(IdOf(part)); }, stop, on_join);
 }
 
-TokenId Tokenizer::IdOf(absl::string_view bytes) const {
+TokenId BpeCodec::IdOf(absl::string_view bytes) const {
   if (bytes.size() > LongTokens::kStoredBytes) return long_.Find(bytes, decoder_)->id;
   return encoder_.find(bytes)->second.id;
 }
 
-bool Tokenizer::HasToken(TokenId id) const {
+bool BpeCodec::HasToken(TokenId id) const {
   return id < decoder_.size() && (!decoder_[id].empty() || long_.contains(id));
 }
 
-uint64_t Tokenizer::TokenLength(TokenId id) const {
+uint64_t BpeCodec::TokenLength(TokenId id) const {
   return long_.contains(id) ? long_.length(id) : decoder_[id].size();
 }
 
-void Tokenizer::AppendTokenBytes(TokenId id, std::string* out) const {
+void BpeCodec::AppendTokenBytes(TokenId id, std::string* out) const {
   if (long_.contains(id)) {
     long_.Append(id, decoder_, out);
   } else {
@@ -301,8 +300,8 @@ void Tokenizer::AppendTokenBytes(TokenId id, std::string* out) const {
   }
 }
 
-void Tokenizer::ForEachTokenPiece(TokenId id,
-                                  absl::FunctionRef<void(absl::string_view)> piece) const {
+void BpeCodec::ForEachTokenPiece(TokenId id,
+                                 absl::FunctionRef<void(absl::string_view)> piece) const {
   if (long_.contains(id)) {
     long_.ForEachPiece(id, decoder_, piece);
   } else {
@@ -310,7 +309,7 @@ void Tokenizer::ForEachTokenPiece(TokenId id,
   }
 }
 
-std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
+std::optional<absl::string_view> BpeCodec::TokenBytes(TokenId id) const {
   if (!HasToken(id)) return std::nullopt;
   if (!long_.contains(id)) return decoder_[id];
   // Spelled out once asked for, and kept for the views handed out.
@@ -320,7 +319,7 @@ std::optional<absl::string_view> Tokenizer::TokenBytes(TokenId id) const {
   return it->second;
 }
 
-absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids) const {
+absl::StatusOr<std::string> BpeCodec::DecodeBytes(absl::Span<const TokenId> ids) const {
   std::string text;
   for (TokenId id : ids) {
     if (!HasToken(id)) {
@@ -331,7 +330,7 @@ absl::StatusOr<std::string> Tokenizer::DecodeBytes(absl::Span<const TokenId> ids
   return text;
 }
 
-absl::StatusOr<std::string> Tokenizer::Decode(absl::Span<const TokenId> ids) const {
+absl::StatusOr<std::string> BpeCodec::Decode(absl::Span<const TokenId> ids) const {
   absl::StatusOr<std::string> bytes = DecodeBytes(ids);
   if (!bytes.ok()) return bytes.status();
   return ReplaceInvalidUtf8(*bytes);

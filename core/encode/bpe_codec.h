@@ -4,8 +4,8 @@
 // bytes are merged pairwise, always joining the adjacent pair whose concatenation has the
 // lowest rank, until no adjacent pair forms a token. Streaming encoding of text that arrives
 // in pieces is in core/encode/stream_encoder.h.
-#ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
-#define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
+#ifndef BPEFORGE_CORE_ENCODE_BPE_CODEC_H_
+#define BPEFORGE_CORE_ENCODE_BPE_CODEC_H_
 
 #include <algorithm>
 #include <atomic>
@@ -41,37 +41,39 @@ struct SpecialToken {
   std::optional<TokenId> id;
 };
 
-class Tokenizer {
+// Byte-level BPE both ways: text to ids (special tokens, pre-tokens, merges by rank) and ids
+// to bytes. The public bpeforge::Tokenizer (api/tokenizer.cc) is one of these and its files.
+class BpeCodec {
  public:
   // From a vocab (id -> bytes) and merges in rank order: the rank of a merge is its index.
   // Every single byte and every merge result must be in `vocab`; when two ids have the same
   // bytes the lower one is produced. `special_tokens` take their id from `vocab` when an
   // entry has the same bytes, else the next free ids in order.
-  static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
-                                          const std::vector<std::string>& special_tokens,
-                                          Pattern pattern = Pattern::kGpt2,
-                                          absl::string_view custom_regex = "");
+  static absl::StatusOr<BpeCodec> Create(const Vocab& vocab, const Merges& merges,
+                                         const std::vector<std::string>& special_tokens,
+                                         Pattern pattern = Pattern::kGpt2,
+                                         absl::string_view custom_regex = "");
   // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
   // a special token may come with its id. A vocab entry that no merge makes is still a
   // pre-token's id when the whole pre-token is its bytes (as tiktoken looks a pre-token up
   // whole, and Hugging Face does with `ignore_merges`), unless `vocab_tokens_whole` is false
   // (Hugging Face without `ignore_merges`: merges alone).
-  static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
-                                                 const std::vector<SpecialToken>& special_tokens,
-                                                 Pattern pattern = Pattern::kGpt2,
-                                                 absl::string_view custom_regex = "",
-                                                 bool vocab_tokens_whole = true);
+  static absl::StatusOr<BpeCodec> CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                const std::vector<SpecialToken>& special_tokens,
+                                                Pattern pattern = Pattern::kGpt2,
+                                                absl::string_view custom_regex = "",
+                                                bool vocab_tokens_whole = true);
   // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
   // must be present, ranks must be distinct.
-  static absl::StatusOr<Tokenizer> FromRanks(
+  static absl::StatusOr<BpeCodec> FromRanks(
       const std::vector<std::pair<std::string, TokenId>>& ranks,
       const std::vector<SpecialToken>& special_tokens, Pattern pattern = Pattern::kGpt2,
       absl::string_view custom_regex = "");
 
   class Builder;
 
-  Tokenizer(Tokenizer&&) = default;
-  Tokenizer& operator=(Tokenizer&&) = default;
+  BpeCodec(BpeCodec&&) = default;
+  BpeCodec& operator=(BpeCodec&&) = default;
 
   // `text` must be valid UTF-8 (Python strings always are); for other bytes the ids still
   // decode to the same bytes only if the pre-tokenizer tiles them, which is not promised.
@@ -148,9 +150,9 @@ class Tokenizer {
   };
   using EntryMap = absl::flat_hash_map<std::string, Entry>;
 
-  Tokenizer() = default;
-  // Builds the tables the encoder reads (tokenizer_create.cc).
-  static absl::StatusOr<Tokenizer> Finish(Tokenizer t, const std::vector<SpecialToken>& specials);
+  BpeCodec() = default;
+  // Builds the tables the encoder reads (bpe_codec_create.cc).
+  static absl::StatusOr<BpeCodec> Finish(BpeCodec t, const std::vector<SpecialToken>& specials);
   // The rank of the token `bytes` (two bytes or more), or UINT32_MAX.
   uint32_t RankOf(absl::string_view bytes) const;
   // Inside a short piece's merge a token is named by its rank, which is as unique as its bytes
@@ -174,7 +176,7 @@ class Tokenizer {
                     std::vector<TokenId>* out) const;
   // EncodeOrdinary with the pre-tokenizer's loop `loop`: a function per loop (WithLoop).
   template <typename Loop>
-  static void EncodeOrdinaryWith(Loop loop, const Tokenizer& tokenizer, absl::string_view text,
+  static void EncodeOrdinaryWith(Loop loop, const BpeCodec& tokenizer, absl::string_view text,
                                  EncodeCache* cache, std::vector<TokenId>* out);
   class LookAheadQueue;  // pre-tokens on their way to EncodePacked while their slots are fetched
   // Byte pair merging of a short piece; `on_join(rank)` hears of each join.
@@ -230,10 +232,10 @@ class Tokenizer {
 // then never held as bytes (long_tokens.h). It gives the tokenizer that Create gives the
 // vocab BuildVocab makes of the same merges.
 //
-//   Tokenizer::Builder builder(special_tokens, IdLayout::kBytesFirst);
+//   BpeCodec::Builder builder(special_tokens, IdLayout::kBytesFirst);
 //   for (...) BPEFORGE_RETURN_IF_ERROR(builder.AddMerge(left, right));
-//   absl::StatusOr<Tokenizer> t = std::move(builder).Finish({}, Pattern::kGpt2, "");
-class Tokenizer::Builder {
+//   absl::StatusOr<BpeCodec> t = std::move(builder).Finish({}, Pattern::kGpt2, "");
+class BpeCodec::Builder {
  public:
   Builder(const std::vector<std::string>& special_tokens, IdLayout layout);
   // Adds the next merge: both parts must be tokens already (bytes or earlier merges' results).
@@ -243,15 +245,15 @@ class Tokenizer::Builder {
   // Whether token `id` (below size()) has the bytes `bytes`.
   bool Is(TokenId id, absl::string_view bytes) const;
   // The tokenizer, with `extra_specials` after the layout's special tokens (at the next ids).
-  absl::StatusOr<Tokenizer> Finish(const std::vector<std::string>& extra_specials, Pattern pattern,
-                                   absl::string_view custom_regex) &&;
+  absl::StatusOr<BpeCodec> Finish(const std::vector<std::string>& extra_specials, Pattern pattern,
+                                  absl::string_view custom_regex) &&;
 
  private:
   std::optional<TokenId> Find(absl::string_view bytes) const;
-  Tokenizer t_;
+  BpeCodec t_;
   std::vector<SpecialToken> specials_;  // with their ids
 };
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_ENCODE_TOKENIZER_H_
+#endif  // BPEFORGE_CORE_ENCODE_BPE_CODEC_H_
