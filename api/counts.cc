@@ -171,7 +171,7 @@ struct CountFiles::Files {
   };
   Merged Merge(int threads) const;
   // Trains on their counts added up (CountFiles::Train and TrainAndSave).
-  absl::StatusOr<internal::TrainResult> Learn(const TrainOptions& options, bool spell_out);
+  absl::StatusOr<internal::TrainJobResult> Learn(const TrainOptions& options, bool spell_out);
 };
 
 CountFiles::CountFiles(std::unique_ptr<Files> files) : files_(std::move(files)) {}
@@ -224,8 +224,8 @@ absl::StatusOr<CountFiles> CountFiles::Open(const std::vector<std::string>& path
   return CountFiles(std::move(files));
 }
 
-absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOptions& options,
-                                                               bool spell_out) {
+absl::StatusOr<internal::TrainJobResult> CountFiles::Files::Learn(const TrainOptions& options,
+                                                                  bool spell_out) {
   const std::vector<std::string> specials =
       internal::SpecialTokens(options.special_tokens).tokens();
   const std::string custom = options.pattern == Pattern::kCustom ? options.custom_pattern : "";
@@ -241,7 +241,7 @@ absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOption
   auto release_all = [&] {
     for (const internal::MappedFile& file : files) file.Release(0, file.data().size());
   };
-  absl::StatusOr<internal::TrainResult> result;
+  absl::StatusOr<internal::TrainJobResult> result;
   double merging = 0;  // seconds adding several files up, before the words are made
   if (files.size() == 1) {
     // The entries are the words: copied into the word table by the workers, in parts.
@@ -279,14 +279,14 @@ absl::StatusOr<internal::TrainResult> CountFiles::Files::Learn(const TrainOption
 }
 
 absl::StatusOr<TrainResult> CountFiles::Train(const TrainOptions& options) {
-  absl::StatusOr<internal::TrainResult> result = files_->Learn(options, /*spell_out=*/true);
+  absl::StatusOr<internal::TrainJobResult> result = files_->Learn(options, /*spell_out=*/true);
   if (!result.ok()) return result.status();
   return FromInternal(*std::move(result), options);
 }
 
 absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
                                                     const std::string& dir) {
-  absl::StatusOr<internal::TrainResult> result = files_->Learn(options, /*spell_out=*/false);
+  absl::StatusOr<internal::TrainJobResult> result = files_->Learn(options, /*spell_out=*/false);
   if (!result.ok()) return result.status();
   return SaveTrained(*result, options, dir);
 }

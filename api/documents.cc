@@ -85,7 +85,7 @@ absl::StatusOr<TrainResult> DocumentCounter::Train() {
   if (!counts.ok()) return counts.status();
   const double counted =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - impl_->start).count();
-  absl::StatusOr<internal::TrainResult> result =
+  absl::StatusOr<internal::TrainJobResult> result =
       internal::LearnFromTables(*std::move(counts), impl_->job, counted);
   if (!result.ok()) return result.status();
   return FromInternal(*std::move(result), impl_->options);

@@ -36,7 +36,7 @@ using internal::Prefixed;
 
 // The model of a tokenizer made from a vocab and merges: its whole id -> bytes table (special
 // tokens included) and the layout that table follows, if any.
-BpeModel ModelOf(const internal::Tokenizer& t, Merges merges) {
+BpeModel ModelOf(const internal::BpeCodec& t, Merges merges) {
   BpeModel model;
   model.merges = std::move(merges);
   model.special_tokens = t.special_tokens().tokens();
@@ -56,7 +56,7 @@ BpeModel ModelOf(const internal::Tokenizer& t, Merges merges) {
 }
 
 // The same for a tokenizer made by a Builder, its merges spelled from their parts' ids.
-BpeModel ModelOfBuilt(const internal::Tokenizer& t) {
+BpeModel ModelOfBuilt(const internal::BpeCodec& t) {
   Merges merges;
   merges.reserve(t.merge_ids().size());
   for (const auto& [left, right] : t.merge_ids()) {
@@ -68,9 +68,9 @@ BpeModel ModelOfBuilt(const internal::Tokenizer& t) {
 }
 
 // A State whose model is made when it is first asked for.
-std::shared_ptr<State> StateOf(internal::Tokenizer t, std::optional<Merges> merges) {
+std::shared_ptr<State> StateOf(internal::BpeCodec t, std::optional<Merges> merges) {
   auto state = std::make_shared<State>(std::move(t));
-  const internal::Tokenizer* tokenizer = &state->tokenizer;  // lives as long as the state
+  const internal::BpeCodec* tokenizer = &state->tokenizer;  // lives as long as the state
   if (merges.has_value()) {
     state->make_model = [tokenizer, merges = *std::move(merges)] {
       return ModelOf(*tokenizer, merges);
@@ -98,8 +98,8 @@ absl::StatusOr<std::shared_ptr<State>> FromVocab(const Vocab& vocab, const Merge
                                                  const std::vector<std::string>& specials,
                                                  const PatternChoice& pattern) {
   BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(specials));
-  absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::Create(vocab, merges, specials, pattern.pattern, pattern.regex);
+  absl::StatusOr<internal::BpeCodec> t =
+      internal::BpeCodec::Create(vocab, merges, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return t.status();
   return StateOf(*std::move(t), merges);
 }
@@ -135,7 +135,7 @@ absl::Status CheckPattern(const LoadOptions& options, const PatternChoice& found
 // directory, or one whose files come from different runs (an interrupted save), is refused
 // rather than used.
 absl::Status CheckVocabJson(const std::string& vocab_path,
-                            const internal::Tokenizer::Builder& expected) {
+                            const internal::BpeCodec::Builder& expected) {
   auto mismatch = [&](const std::string& why) {
     return absl::InvalidArgumentError(absl::StrCat(vocab_path, " does not match merges.txt and ",
                                                    internal::kManifestFile, " beside it (", why,
@@ -202,7 +202,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
   BPEFORGE_RETURN_IF_ERROR(internal::ValidateSpecialTokens(specials));
   // Made as merges.txt is read, a line at a time: the tokens of a file of one letter come to
   // many times the file, and are kept as their merges (core/encode/long_tokens.h).
-  internal::Tokenizer::Builder builder(manifest->special_tokens, manifest->layout);
+  internal::BpeCodec::Builder builder(manifest->special_tokens, manifest->layout);
   size_t merges = 0;
   BPEFORGE_RETURN_IF_ERROR(
       internal::ForEachMerge(merges_path, [&](absl::string_view left, absl::string_view right) {
@@ -215,7 +215,7 @@ absl::StatusOr<std::shared_ptr<State>> FromTrainedDir(const std::string& dir,
                      ", but ", internal::kManifestFile, " says ", manifest->vocab_size));
   }
   BPEFORGE_RETURN_IF_ERROR(CheckVocabJson(vocab_path, builder));
-  absl::StatusOr<internal::Tokenizer> t =
+  absl::StatusOr<internal::BpeCodec> t =
       std::move(builder).Finish(options.special_tokens, pattern.pattern, pattern.regex);
   if (!t.ok()) return Prefixed(dir, t.status());
   return with_history(StateOf(*std::move(t), std::nullopt), merges);
@@ -264,8 +264,8 @@ absl::StatusOr<std::shared_ptr<State>> FromRankFile(const std::string& path,
     auto it = known.find(s);
     specials.push_back({s, it == known.end() ? std::nullopt : std::optional(it->second)});
   }
-  absl::StatusOr<internal::Tokenizer> t =
-      internal::Tokenizer::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
+  absl::StatusOr<internal::BpeCodec> t =
+      internal::BpeCodec::FromRanks(*ranks, specials, pattern.pattern, pattern.regex);
   if (!t.ok()) return Prefixed(path, t.status());
   auto state = std::make_shared<State>(*std::move(t));
   state->from_rank_file = true;
@@ -296,7 +296,7 @@ absl::StatusOr<std::shared_ptr<State>> FromHfJson(const std::string& path,
   std::vector<internal::SpecialToken> specials;
   for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
   for (const std::string& s : options.special_tokens) specials.push_back({s, std::nullopt});
-  absl::StatusOr<internal::Tokenizer> t = internal::Tokenizer::CreateWithIds(
+  absl::StatusOr<internal::BpeCodec> t = internal::BpeCodec::CreateWithIds(
       hf->vocab, hf->merges, specials, hf->pattern, hf->custom_regex, hf->ignore_merges);
   if (!t.ok()) return Prefixed(path, t.status());
   // bpeforge's files look a pre-token up whole (tiktoken's rule), which a vocab entry that no

@@ -52,9 +52,9 @@ absl::Status WriteWorkerCounts(internal::ShardedCounts& sharded, int threads, Co
 // an output never replaces an input (api/files.cc).
 absl::Status CheckNotAnInput(const std::string& output, const std::vector<std::string>& inputs);
 // What training learnt, as the public API gives it (api/train.cc).
-TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options);
+TrainResult FromInternal(internal::TrainJobResult result, const TrainOptions& options);
 // Writes what training learnt without spelling out the vocabulary (api/train.cc).
-absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
+absl::StatusOr<TrainStats> SaveTrained(const internal::TrainJobResult& result,
                                        const TrainOptions& options, const std::string& dir);
 
 }  // namespace bpeforge

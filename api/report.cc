@@ -71,7 +71,7 @@ absl::StatusOr<std::vector<Loaded>> LoadAll(const std::vector<ReportTokenizer>& 
       name = absl::StrCat(t.name.empty() ? NameOf(t.path) : t.name, " (", n, ")");
     }
     names.insert(name);
-    const internal::Tokenizer& core = TokenizerCore::Of(*tokenizer);
+    const internal::BpeCodec& core = TokenizerCore::Of(*tokenizer);
     const size_t specials = core.special_tokens().tokens().size();
     loaded.push_back({std::move(name),
                       t.path,
@@ -131,7 +131,7 @@ struct Cut {
   std::vector<std::string> specials;
   bool operator==(const Cut&) const = default;
 };
-Cut CutOf(const internal::Tokenizer& t) {
+Cut CutOf(const internal::BpeCodec& t) {
   return {t.pattern(), t.custom_regex(), t.special_tokens().tokens()};
 }
 
@@ -346,7 +346,7 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
       };
     }
     tally_options.cancel = options.cancel;
-    std::vector<const internal::Tokenizer*> group;
+    std::vector<const internal::BpeCodec*> group;
     for (size_t t : members[g]) group.push_back(&TokenizerCore::Of((*loaded)[t].tokenizer));
     absl::StatusOr<internal::FilesTally> tally =
         internal::TallyFiles(tally_inputs, group, tally_options);
@@ -419,7 +419,7 @@ absl::StatusOr<std::string> MakeReport(const std::vector<ReportTokenizer>& token
     const size_t member = std::find(members[cut_of[t]].begin(), members[cut_of[t]].end(), t) -
                           members[cut_of[t]].begin();
     const internal::EncodeTally& total = tally.totals[member];
-    const internal::Tokenizer& core = TokenizerCore::Of(l.tokenizer);
+    const internal::BpeCodec& core = TokenizerCore::Of(l.tokenizer);
     Json j;
     j["name"] = l.name;
     j["path"] = l.path;

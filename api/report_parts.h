@@ -10,13 +10,13 @@
 
 #include "absl/status/statusor.h"
 #include "bpeforge/bpeforge.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/encode_tally.h"
-#include "core/encode/tokenizer.h"
 
 namespace bpeforge::report {
 
 // The ids that have a token, special tokens included.
-size_t VocabSize(const internal::Tokenizer& tokenizer);
+size_t VocabSize(const internal::BpeCodec& tokenizer);
 
 // The fields of report.json on the use of each token, from the tally of the text: unused,
 // unreachable and partial_utf8 (ids) with a sample of each, most_used, least_used, longest,
@@ -30,7 +30,7 @@ nlohmann::ordered_json TokenUse(const Tokenizer& tokenizer, const internal::Enco
 absl::StatusOr<std::vector<std::string>> ThroughputSample(const std::string& path,
                                                           const InputOptions& input, size_t bytes);
 // The speed of encoding `sample` on one thread: bytes, seconds, mb_per_s, threads.
-nlohmann::ordered_json Throughput(const internal::Tokenizer& tokenizer,
+nlohmann::ordered_json Throughput(const internal::BpeCodec& tokenizer,
                                   const std::vector<std::string>& sample);
 
 }  // namespace bpeforge::report

@@ -40,7 +40,7 @@ std::string TokenText(absl::string_view bytes) {
 }
 
 // The ids of a vocabulary that are tokens of the merges or ranks (not special, not gaps).
-std::vector<TokenId> OrdinaryIds(const internal::Tokenizer& t) {
+std::vector<TokenId> OrdinaryIds(const internal::BpeCodec& t) {
   std::vector<bool> special(t.id_limit());
   for (TokenId id : t.special_ids()) special[id] = true;
   std::vector<TokenId> ids;
@@ -54,7 +54,7 @@ std::vector<TokenId> OrdinaryIds(const internal::Tokenizer& t) {
 
 // Whether encoding a token's own bytes gives that token back: as text where they are UTF-8
 // (the pattern cuts them first), else as one pre-token (they can only be part of one).
-std::vector<bool> Reachable(const internal::Tokenizer& t, const std::vector<TokenId>& ids,
+std::vector<bool> Reachable(const internal::BpeCodec& t, const std::vector<TokenId>& ids,
                             int threads) {
   std::vector<char> reachable(ids.size());
   tbb::task_arena arena(internal::ThreadsToUse(threads));
@@ -77,7 +77,7 @@ std::vector<bool> Reachable(const internal::Tokenizer& t, const std::vector<Toke
   return {reachable.begin(), reachable.end()};
 }
 
-Json Entry(const internal::Tokenizer& t, TokenId id, uint64_t count) {
+Json Entry(const internal::BpeCodec& t, TokenId id, uint64_t count) {
   const absl::string_view bytes = *t.TokenBytes(id);
   Json j;
   j["id"] = id;
@@ -89,7 +89,7 @@ Json Entry(const internal::Tokenizer& t, TokenId id, uint64_t count) {
 
 // The first `n` ids of `ids` in the order `before` sorts them, as entries.
 template <typename Before>
-Json Top(const internal::Tokenizer& t, std::vector<TokenId> ids, size_t n,
+Json Top(const internal::BpeCodec& t, std::vector<TokenId> ids, size_t n,
          const std::vector<uint64_t>& counts, Before before) {
   n = std::min(n, ids.size());
   std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), before);
@@ -104,7 +104,7 @@ Json RarestMerges(const Tokenizer& tokenizer, const std::vector<uint64_t>& count
   if (!TokenizerCore::StateOf(tokenizer).has_merge_counts) return nullptr;
   const BpeModel* model = tokenizer.model();
   if (model == nullptr || model->merge_counts.size() != model->merges.size()) return nullptr;
-  const internal::Tokenizer& t = TokenizerCore::Of(tokenizer);
+  const internal::BpeCodec& t = TokenizerCore::Of(tokenizer);
   absl::flat_hash_map<std::string, TokenId> first_id;
   for (size_t id = 0; id < t.id_limit(); ++id) {
     if (auto bytes = t.TokenBytes(static_cast<TokenId>(id))) {
@@ -133,7 +133,7 @@ Json RarestMerges(const Tokenizer& tokenizer, const std::vector<uint64_t>& count
 
 }  // namespace
 
-size_t VocabSize(const internal::Tokenizer& tokenizer) {
+size_t VocabSize(const internal::BpeCodec& tokenizer) {
   size_t n = 0;
   for (size_t id = 0; id < tokenizer.id_limit(); ++id) {
     n += tokenizer.TokenBytes(static_cast<TokenId>(id)).has_value();
@@ -143,7 +143,7 @@ size_t VocabSize(const internal::Tokenizer& tokenizer) {
 
 Json TokenUse(const Tokenizer& tokenizer, const internal::EncodeTally& tally, size_t list_length,
               int threads) {
-  const internal::Tokenizer& t = TokenizerCore::Of(tokenizer);
+  const internal::BpeCodec& t = TokenizerCore::Of(tokenizer);
   const std::vector<uint64_t>& counts = tally.id_counts();
   const std::vector<TokenId> ids = OrdinaryIds(t);
   const std::vector<bool> reachable = Reachable(t, ids, threads);
@@ -227,7 +227,7 @@ absl::StatusOr<std::vector<std::string>> ThroughputSample(const std::string& pat
   return documents;
 }
 
-Json Throughput(const internal::Tokenizer& tokenizer, const std::vector<std::string>& sample) {
+Json Throughput(const internal::BpeCodec& tokenizer, const std::vector<std::string>& sample) {
   internal::EncodeCache cache;
   std::vector<TokenId> ids;
   uint64_t bytes = 0;

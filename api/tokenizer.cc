@@ -44,7 +44,7 @@ class Fnv1a64 {
   }
   // The bytes of token `id` ("" where no token has it), a piece at a time: a long token is
   // never spelled out whole (core/encode/long_tokens.h).
-  void AddToken(const internal::Tokenizer& t, TokenId id) {
+  void AddToken(const internal::BpeCodec& t, TokenId id) {
     if (!t.HasToken(id)) return Add("");
     Start(t.TokenLength(id));
     t.ForEachTokenPiece(id, [this](absl::string_view piece) { More(piece); });
@@ -59,7 +59,7 @@ constexpr absl::string_view kFingerprintPrefix = "ids-fnv1a64:";
 
 // The fingerprint that sidecars written before the current one record ("fnv1a64:"), which
 // also covered the pattern and the special tokens: their ids still decode.
-std::string EarlierFingerprint(const internal::Tokenizer& t) {
+std::string EarlierFingerprint(const internal::BpeCodec& t) {
   Fnv1a64 h;
   h.Add(PatternName(t.pattern()));
   if (t.pattern() == Pattern::kCustom) h.Add(t.custom_regex());
@@ -70,7 +70,7 @@ std::string EarlierFingerprint(const internal::Tokenizer& t) {
 
 using State = Tokenizer::State;
 
-absl::Status CheckIdType(const internal::Tokenizer& t, IdType type) {
+absl::Status CheckIdType(const internal::BpeCodec& t, IdType type) {
   if (type == IdType::kUint16 && t.id_limit() > 65536) {
     return absl::InvalidArgumentError(
         absl::StrFormat("the vocabulary has ids up to %d, which do not fit in uint16; use uint32",
@@ -111,7 +111,7 @@ std::vector<TokenId> Tokenizer::EncodeOrdinary(absl::string_view text) const {
 
 std::vector<TokenId> Tokenizer::EncodeAllowing(absl::string_view text,
                                                const std::vector<std::string>& allowed) const {
-  const internal::Tokenizer& t = state_->tokenizer;
+  const internal::BpeCodec& t = state_->tokenizer;
   std::vector<std::string> matched;  // the tokenizer's own among `allowed`
   for (const std::string& token : allowed) {
     if (SpecialTokenId(token).has_value()) matched.push_back(token);
@@ -149,7 +149,7 @@ absl::StatusOr<EncodeFilesStats> Tokenizer::EncodeFiles(
   internal_options.jsonl.field = options.input.jsonl_field;
   internal_options.jsonl.skip_bad_records = options.input.skip_bad_records;
   if (!options.separator_token.empty()) {
-    const internal::Tokenizer& t = state_->tokenizer;
+    const internal::BpeCodec& t = state_->tokenizer;
     const std::vector<std::string>& specials = t.special_tokens().tokens();
     auto it = std::find(specials.begin(), specials.end(), options.separator_token);
     if (it == specials.end()) {

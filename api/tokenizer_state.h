@@ -12,13 +12,13 @@
 #include <utility>
 
 #include "bpeforge/bpeforge.h"
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 
 namespace bpeforge {
 
 struct Tokenizer::State {
-  explicit State(internal::Tokenizer t) : tokenizer(std::move(t)) {}
-  internal::Tokenizer tokenizer;
+  explicit State(internal::BpeCodec t) : tokenizer(std::move(t)) {}
+  internal::BpeCodec tokenizer;
   // The model (vocab and merges as bytes), made by make_model when first asked for: the bytes
   // of a vocabulary of long tokens are many times the memory its tokenizer takes
   // (core/encode/long_tokens.h). Null for rank files and ids with gaps.
@@ -45,7 +45,7 @@ struct Tokenizer::State {
 
 // What the rest of api/ sees of a public Tokenizer: its core tables.
 struct TokenizerCore {
-  static const internal::Tokenizer& Of(const Tokenizer& t) { return t.state_->tokenizer; }
+  static const internal::BpeCodec& Of(const Tokenizer& t) { return t.state_->tokenizer; }
   static const Tokenizer::State& StateOf(const Tokenizer& t) { return *t.state_; }
 };
 

@@ -133,7 +133,7 @@ std::string ProgressLine(const ProgressFigures& figures, size_t vocab_size) {
   return line;
 }
 
-TrainResult FromInternal(internal::TrainResult result, const TrainOptions& options) {
+TrainResult FromInternal(internal::TrainJobResult result, const TrainOptions& options) {
   TrainResult out;
   out.model.vocab = std::move(result.trained.vocab);
   out.model.merges = std::move(result.trained.merges);
@@ -149,7 +149,7 @@ TrainResult FromInternal(internal::TrainResult result, const TrainOptions& optio
 }
 
 // Its tokens stay a tree, spelled out one at a time as the files are written.
-absl::StatusOr<TrainStats> SaveTrained(const internal::TrainResult& result,
+absl::StatusOr<TrainStats> SaveTrained(const internal::TrainJobResult& result,
                                        const TrainOptions& options, const std::string& dir) {
   const internal::TrainedVocab& trained = result.trained;
   const internal::TreeSpelling tokens(trained.tokens, trained.special_tokens, options.layout);
@@ -163,14 +163,14 @@ absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
                                   const TrainOptions& options) {
   internal::TrainJob job = ToInternal(options);
   job.inputs = inputs;
-  absl::StatusOr<internal::TrainResult> result = internal::Train(job);
+  absl::StatusOr<internal::TrainJobResult> result = internal::Train(job);
   if (!result.ok()) return result.status();
   return FromInternal(*std::move(result), options);
 }
 
 absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
                                             const TrainOptions& options) {
-  absl::StatusOr<internal::TrainResult> result =
+  absl::StatusOr<internal::TrainJobResult> result =
       internal::LearnFromCounts({&counts}, ToInternal(options));
   if (!result.ok()) return result.status();
   for (const auto& [word, n] : counts) result->stats.pretokens += n;
@@ -182,7 +182,7 @@ absl::StatusOr<TrainStats> TrainAndSave(const std::vector<std::string>& inputs,
   internal::TrainJob job = ToInternal(options);
   job.inputs = inputs;
   job.trainer.spell_out = false;
-  absl::StatusOr<internal::TrainResult> result = internal::Train(job);
+  absl::StatusOr<internal::TrainJobResult> result = internal::Train(job);
   if (!result.ok()) return result.status();
   return SaveTrained(*result, options, dir);
 }
@@ -192,7 +192,7 @@ absl::StatusOr<TrainStats> TrainFromCountsAndSave(const PreTokenCounts& counts,
                                                   const std::string& dir) {
   internal::TrainJob job = ToInternal(options);
   job.trainer.spell_out = false;
-  absl::StatusOr<internal::TrainResult> result = internal::LearnFromCounts({&counts}, job);
+  absl::StatusOr<internal::TrainJobResult> result = internal::LearnFromCounts({&counts}, job);
   if (!result.ok()) return result.status();
   for (const auto& [word, n] : counts) result->stats.pretokens += n;
   return SaveTrained(*result, options, dir);

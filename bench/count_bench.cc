@@ -8,10 +8,10 @@
 #include <string>
 
 #include "bench/bench_corpus.h"
+#include "core/count/counting_table.h"
+#include "core/count/pretoken_counts.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "core/train/counting_table.h"
-#include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
 namespace {

@@ -1,4 +1,4 @@
-// Encoding throughput (MB/s) of Tokenizer::Encode on one thread over a 16 MB generated corpus:
+// Encoding throughput (MB/s) of BpeCodec::Encode on one thread over a 16 MB generated corpus:
 // with GPT-2's ranks when the reference data is beside the source tree (or in
 // $BPEFORGE_FIXTURES), else with a vocabulary of 4096 trained on the corpus itself.
 #include <benchmark/benchmark.h>
@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "bench/bench_corpus.h"
-#include "core/encode/tokenizer.h"
+#include "core/count/pretoken_counts.h"
+#include "core/encode/bpe_codec.h"
 #include "core/formats/tiktoken_files.h"
-#include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
 
 namespace bpeforge::internal {
@@ -29,12 +29,12 @@ std::string Gpt2Ranks() {
   return std::filesystem::exists(ranks) ? ranks.string() : "";
 }
 
-const Tokenizer& GetTokenizer() {
-  static const Tokenizer* tokenizer = [] {
+const BpeCodec& GetTokenizer() {
+  static const BpeCodec* tokenizer = [] {
     if (const std::string path = Gpt2Ranks(); !path.empty()) {
       absl::StatusOr<Ranks> ranks = ReadTiktokenRanks(path);
       if (ranks.ok()) {
-        return new Tokenizer(*Tokenizer::FromRanks(*ranks, {{kEot, 50256}}, Pattern::kGpt2));
+        return new BpeCodec(*BpeCodec::FromRanks(*ranks, {{kEot, 50256}}, Pattern::kGpt2));
       }
     }
     PreTokenCounts counts;
@@ -42,7 +42,7 @@ const Tokenizer& GetTokenizer() {
     CountPreTokens(absl::string_view(text).substr(0, 4'000'000), SpecialTokens({kEot}),
                    *MakePreTokenizer(Pattern::kGpt2), &counts);
     const TrainedVocab t = *TrainFromCounts({&counts}, {4096, {kEot}, IdLayout::kBytesFirst, {}});
-    return new Tokenizer(*Tokenizer::Create(t.vocab, t.merges, {kEot}, Pattern::kGpt2));
+    return new BpeCodec(*BpeCodec::Create(t.vocab, t.merges, {kEot}, Pattern::kGpt2));
   }();
   return *tokenizer;
 }
@@ -50,7 +50,7 @@ const Tokenizer& GetTokenizer() {
 void BM_Encode(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
   const std::string& text = bench::BenchCorpus(flavor);
-  const Tokenizer& tokenizer = GetTokenizer();
+  const BpeCodec& tokenizer = GetTokenizer();
   EncodeCache cache;
   EncodeCache* const use_cache = state.range(1) != 0 ? &cache : nullptr;
   std::vector<TokenId> ids;
@@ -76,7 +76,7 @@ BENCHMARK(BM_Encode)
 void BM_EncodePreTokens(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
   const std::string& text = bench::BenchCorpus(flavor);
-  const Tokenizer& tokenizer = GetTokenizer();
+  const BpeCodec& tokenizer = GetTokenizer();
   std::vector<absl::string_view> pieces;
   tokenizer.special_tokens().Split(
       text,
@@ -107,7 +107,7 @@ void BM_EncodeShortTextsFreshCache(benchmark::State& state) {
   const auto flavor = static_cast<bench::Flavor>(state.range(0));
   const auto size = static_cast<size_t>(state.range(1));
   const absl::string_view text = bench::BenchCorpus(flavor);
-  const Tokenizer& tokenizer = GetTokenizer();
+  const BpeCodec& tokenizer = GetTokenizer();
   std::vector<TokenId> ids;
   size_t at = 0;
   for (auto _ : state) {

@@ -16,12 +16,12 @@
 
 #include "absl/strings/string_view.h"
 #include "bench/corpus_generator.h"
+#include "core/count/counting_table.h"
+#include "core/count/pretoken_counts.h"
 #include "core/internal/parallelism.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "core/train/counting_table.h"
 #include "core/train/merge_loop.h"
-#include "core/train/pretoken_counts.h"
 #include "core/train/word_table.h"
 
 namespace bpeforge::internal {

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                             static_cast<size_t>(used));
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<ShardedCounts> scanned = CountFiles(inputs, options);
+  absl::StatusOr<ShardedCounts> scanned = CountPreTokensInFiles(inputs, options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!scanned.ok()) {

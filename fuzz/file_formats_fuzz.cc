@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/hf_tokenizer_json.h"
 #include "core/formats/manifest.h"
@@ -32,20 +32,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             vocab[id] = bytes;
           }
         }
-        if (auto t = Tokenizer::Create(vocab, {}, {"<|endoftext|>"}); t.ok()) t->Encode(kSample);
+        if (auto t = BpeCodec::Create(vocab, {}, {"<|endoftext|>"}); t.ok()) t->Encode(kSample);
       }
       break;
     case 1:
       if (auto merges = ParseMergesTxt(text, "merges.txt"); merges.ok()) {
         const bpeforge::Vocab vocab = BuildVocab({"<|endoftext|>"}, *merges, IdLayout::kHf);
-        if (auto t = Tokenizer::Create(vocab, *merges, {"<|endoftext|>"}); t.ok()) {
+        if (auto t = BpeCodec::Create(vocab, *merges, {"<|endoftext|>"}); t.ok()) {
           t->Encode(kSample);
         }
       }
       break;
     case 2:
       if (auto ranks = ParseTiktokenRanks(text, "ranks.tiktoken"); ranks.ok()) {
-        if (auto t = Tokenizer::FromRanks(*ranks, {{"<|endoftext|>", std::nullopt}}); t.ok()) {
+        if (auto t = BpeCodec::FromRanks(*ranks, {{"<|endoftext|>", std::nullopt}}); t.ok()) {
           t->Encode(kSample);
         }
       }
@@ -60,15 +60,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::vector<std::pair<std::string, bpeforge::TokenId>> byte_ranks;
         for (int b = 0; b < 256; ++b)
           byte_ranks.emplace_back(std::string(1, static_cast<char>(b)), b);
-        if (auto t = Tokenizer::FromRanks(byte_ranks, specials); t.ok()) t->Encode(kSample);
+        if (auto t = BpeCodec::FromRanks(byte_ranks, specials); t.ok()) t->Encode(kSample);
       }
       break;
     case 5:
       if (auto hf = ParseHfTokenizerJson(text, "tokenizer.json"); hf.ok()) {
         std::vector<SpecialToken> specials;
         for (const auto& [token, id] : hf->specials) specials.push_back({token, id});
-        if (auto t = Tokenizer::CreateWithIds(hf->vocab, hf->merges, specials, hf->pattern,
-                                              hf->custom_regex);
+        if (auto t = BpeCodec::CreateWithIds(hf->vocab, hf->merges, specials, hf->pattern,
+                                             hf->custom_regex);
             t.ok()) {
           try {
             t->Encode(kSample);

@@ -7,17 +7,17 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/count/pretoken_counts.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/stream_encoder.h"
-#include "core/encode/tokenizer.h"
-#include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
 #include "fuzz/fuzz_util.h"
 
 namespace bpeforge::internal::fuzz {
 namespace {
 
-const Tokenizer& FuzzTokenizer() {
-  static const Tokenizer* tokenizer = [] {
+const BpeCodec& FuzzTokenizer() {
+  static const BpeCodec* tokenizer = [] {
     const std::string corpus =
         "Once upon a time, there was a little girl named Lily. She liked to play outside.<|eot|>"
         "Hallo Welt! Grüße aus Köln, 1234 5678 -- naïve café. 日本語のテキストです。<|eot|>"
@@ -30,10 +30,10 @@ const Tokenizer& FuzzTokenizer() {
     TrainerConfig config{400, specials, IdLayout::kBytesFirst, {}};
     absl::StatusOr<TrainedVocab> trained = TrainFromCounts({&counts}, config);
     if (!trained.ok()) Fail(std::string(trained.status().message()));
-    absl::StatusOr<Tokenizer> t =
-        Tokenizer::Create(trained->vocab, trained->merges, trained->special_tokens);
+    absl::StatusOr<BpeCodec> t =
+        BpeCodec::Create(trained->vocab, trained->merges, trained->special_tokens);
     if (!t.ok()) Fail(std::string(t.status().message()));
-    return new Tokenizer(*std::move(t));
+    return new BpeCodec(*std::move(t));
   }();
   return *tokenizer;
 }
@@ -44,7 +44,7 @@ const Tokenizer& FuzzTokenizer() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace bpeforge;            // NOLINT
   using namespace bpeforge::internal;  // NOLINT
-  const Tokenizer& t = fuzz::FuzzTokenizer();
+  const BpeCodec& t = fuzz::FuzzTokenizer();
   const absl::string_view bytes(reinterpret_cast<const char*>(data), size);
   t.Encode(bytes);  // any bytes: no crash (the ids are not promised to round-trip)
   const absl::string_view text = fuzz::ValidPrefix(bytes);

@@ -10,14 +10,14 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/count/pretoken_counts.h"
 #include "core/internal/utf8.h"
-#include "core/train/pretoken_counts.h"
 #include "parallel/train.h"
 
 namespace bpeforge::internal {
 
 // A worker's table and the cache of recent pre-tokens in front of it, kept across pieces (the
-// documents are many and often short), as in CountFiles.
+// documents are many and often short), as in CountPreTokensInFiles.
 struct DocumentCounter::Worker {
   CountingTable table;
   std::unique_ptr<CountingTable::RecentCache> recent;

@@ -34,8 +34,9 @@ namespace bpeforge::internal {
 // A pipeline with the caller as its source: a thread of its own runs oneTBB's parallel_pipeline,
 // whose serial stage takes the batches the caller queued and cuts them into pieces of about
 // chunk_bytes of whole documents, and whose parallel stage counts each piece into the worker's
-// own table, as CountFiles does for a file's chunks. The queue holds at most kQueued batches:
-// Add waits while it is full, so memory holds the counts and a few batches, never the text.
+// own table, as CountPreTokensInFiles does for a file's chunks. The queue holds at most kQueued
+// batches: Add waits while it is full, so memory holds the counts and a few batches, never the
+// text.
 class DocumentCounter {
  public:
   // Batches waiting to be taken by the workers, at most.

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/count/pretoken_counts.h"
 #include "core/pretokenize/pretokenizer.h"
-#include "core/train/pretoken_counts.h"
 #include "input/jsonl.h"
 
 namespace bpeforge::internal {
@@ -35,7 +35,8 @@ struct CountOptions {
   // them into shards: for a caller that combines them its own way (training, into its word
   // table, without the shards' copy of every pre-token).
   bool per_worker = false;
-  // Once it reads true, the remaining chunks are skipped and CountFiles returns Cancelled.
+  // Once it reads true, the remaining chunks are skipped and CountPreTokensInFiles returns
+  // Cancelled.
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -65,8 +66,8 @@ struct ShardedCounts {
 // Counts the pre-tokens of every file (each file, and each JSON Lines record, a separate
 // document) on the current oneTBB arena. Invalid UTF-8 fails with the file and byte offset of
 // the first bad byte; a bad JSON Lines record with the file and line.
-absl::StatusOr<ShardedCounts> CountFiles(const std::vector<std::string>& paths,
-                                         const CountOptions& options);
+absl::StatusOr<ShardedCounts> CountPreTokensInFiles(const std::vector<std::string>& paths,
+                                                    const CountOptions& options);
 
 }  // namespace bpeforge::internal
 

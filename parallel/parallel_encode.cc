@@ -55,7 +55,7 @@ struct Chunk {
 }  // namespace
 
 absl::StatusOr<EncodeFilesStats> EncodeFiles(
-    const Tokenizer& tokenizer, const std::vector<std::string>& paths,
+    const BpeCodec& tokenizer, const std::vector<std::string>& paths,
     const EncodeFilesOptions& options,
     absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink) {
   std::vector<Input> inputs(paths.size());

@@ -15,7 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "bpeforge/types.h"
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 #include "input/jsonl.h"
 
 namespace bpeforge::internal {
@@ -46,7 +46,7 @@ struct EncodeFilesStats {
 // Invalid UTF-8 fails with the file and byte offset of the first bad byte, and a bad JSON Lines
 // record with the file and line, before any id of the chunk holding it reaches the sink.
 absl::StatusOr<EncodeFilesStats> EncodeFiles(
-    const Tokenizer& tokenizer, const std::vector<std::string>& paths,
+    const BpeCodec& tokenizer, const std::vector<std::string>& paths,
     const EncodeFilesOptions& options,
     absl::FunctionRef<absl::Status(absl::Span<const TokenId>)> sink);
 

@@ -41,7 +41,7 @@ absl::StatusOr<std::vector<std::pair<std::optional<std::string>, uint64_t>>> Cou
   };
   CountOptions count = CountOptionsOf(options);
   count.jsonl = std::move(jsonl);
-  absl::StatusOr<ShardedCounts> counted = CountFiles(paths, count);
+  absl::StatusOr<ShardedCounts> counted = CountPreTokensInFiles(paths, count);
   if (!counted.ok()) return counted.status();
   Counts all;
   for (const Counts& counts : workers) {
@@ -55,7 +55,7 @@ absl::StatusOr<std::vector<std::pair<std::optional<std::string>, uint64_t>>> Cou
 }
 
 absl::StatusOr<FilesTally> TallyFiles(const std::vector<TallyInput>& inputs,
-                                      const std::vector<const Tokenizer*>& tokenizers,
+                                      const std::vector<const BpeCodec*>& tokenizers,
                                       const TallyOptions& options) {
   const int threads = ThreadsToUse(options.threads);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -64,7 +64,7 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<TallyInput>& inputs,
 
   auto fresh_tallies = [&] {
     std::vector<EncodeTally> tallies;
-    for (const Tokenizer* t : tokenizers) tallies.emplace_back(*t);
+    for (const BpeCodec* t : tokenizers) tallies.emplace_back(*t);
     return tallies;
   };
   FilesTally out;
@@ -72,7 +72,7 @@ absl::StatusOr<FilesTally> TallyFiles(const std::vector<TallyInput>& inputs,
   tbb::enumerable_thread_specific<std::vector<EncodeTally>> workers(fresh_tallies);
   for (const TallyInput& input : inputs) {
     count.jsonl = input.jsonl;
-    absl::StatusOr<ShardedCounts> counted = CountFiles({input.path}, count);
+    absl::StatusOr<ShardedCounts> counted = CountPreTokensInFiles({input.path}, count);
     if (!counted.ok()) return counted.status();
     std::vector<CountingTable>& tables = counted->tables;
     if (!tokenizers.empty()) CountingTable::MakeDisjoint(tables, LentParallelism(threads));

@@ -17,8 +17,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bpeforge/types.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/encode_tally.h"
-#include "core/encode/tokenizer.h"
 #include "input/jsonl.h"
 
 namespace bpeforge::internal {
@@ -59,7 +59,7 @@ struct FilesTally {
 // The tally of `inputs` by `tokenizers` (none: the inputs' pre-tokens only), which must all cut
 // text as `options` says: its pattern and regex, its special tokens in their order.
 absl::StatusOr<FilesTally> TallyFiles(const std::vector<TallyInput>& inputs,
-                                      const std::vector<const Tokenizer*>& tokenizers,
+                                      const std::vector<const BpeCodec*>& tokenizers,
                                       const TallyOptions& options);
 
 // How many records of the JSON Lines files `paths` hold each value of `jsonl.group_field`

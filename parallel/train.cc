@@ -21,9 +21,9 @@ double SecondsSince(std::chrono::steady_clock::time_point t) {
 
 // Learns merges from `words` (consumed), made from counts of `distinct` pre-tokens;
 // the merge time counts from `start`.
-absl::StatusOr<TrainResult> LearnFromWords(AnyWordTable words, uint64_t distinct,
-                                           const TrainJob& options,
-                                           std::chrono::steady_clock::time_point start) {
+absl::StatusOr<TrainJobResult> LearnFromWords(AnyWordTable words, uint64_t distinct,
+                                              const TrainJob& options,
+                                              std::chrono::steady_clock::time_point start) {
   const int threads = ThreadsToUse(options.threads);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                             static_cast<size_t>(threads));
@@ -46,7 +46,7 @@ absl::StatusOr<TrainResult> LearnFromWords(AnyWordTable words, uint64_t distinct
   absl::StatusOr<TrainedVocab> trained = TrainFromWords(
       std::move(words), options.trainer, merge_progress, parallelism, options.cancel);
   if (!trained.ok()) return trained.status();
-  TrainResult result;
+  TrainJobResult result;
   result.trained = *std::move(trained);
   result.stats.threads = threads;
   result.stats.distinct_pretokens = distinct;
@@ -74,8 +74,8 @@ int ThreadsToUse(int requested) {
                        : tbb::info::default_concurrency();
 }
 
-absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                            const TrainJob& options) {
+absl::StatusOr<TrainJobResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                               const TrainJob& options) {
   const auto start = std::chrono::steady_clock::now();
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   absl::StatusOr<AnyWordTable> words = MakeWordTable(counts, options.trainer.vocab_size);
@@ -109,9 +109,9 @@ std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int th
   return runs;
 }
 
-absl::StatusOr<TrainResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
-                                              uint64_t distinct, const TrainJob& options,
-                                              const std::function<void()>& copied) {
+absl::StatusOr<TrainJobResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
+                                                 uint64_t distinct, const TrainJob& options,
+                                                 const std::function<void()>& copied) {
   const auto start = std::chrono::steady_clock::now();
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   const int threads = ThreadsToUse(options.threads);
@@ -154,10 +154,10 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
   count_options.share = options.share;
   count_options.shares = options.shares;
   count_options.progress = PreTokenizingProgress(options.progress);
-  return CountFiles(options.inputs, count_options);
+  return CountPreTokensInFiles(options.inputs, count_options);
 }
 
-absl::StatusOr<TrainResult> Train(const TrainJob& options) {
+absl::StatusOr<TrainJobResult> Train(const TrainJob& options) {
   const auto start = std::chrono::steady_clock::now();
   if (options.shares != 1) {
     return absl::InvalidArgumentError("training takes the whole input (shares = 1)");
@@ -169,8 +169,8 @@ absl::StatusOr<TrainResult> Train(const TrainJob& options) {
   return LearnFromTables(*std::move(counts), options, SecondsSince(start));
 }
 
-absl::StatusOr<TrainResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
-                                            double counted_seconds) {
+absl::StatusOr<TrainJobResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
+                                               double counted_seconds) {
   const auto merge_start = std::chrono::steady_clock::now();
   BPEFORGE_RETURN_IF_ERROR(ValidateTrainerConfig(options.trainer));
   uint64_t distinct = 0;
@@ -178,7 +178,7 @@ absl::StatusOr<TrainResult> LearnFromTables(ShardedCounts counts, const TrainJob
       MakeWordTable(counts.tables, &distinct, LentParallelism(ThreadsToUse(options.threads)),
                     options.trainer.vocab_size);
   if (!words.ok()) return words.status();
-  absl::StatusOr<TrainResult> result =
+  absl::StatusOr<TrainJobResult> result =
       LearnFromWords(*std::move(words), distinct, options, merge_start);
   if (!result.ok()) return result.status();
   result->stats.bytes = counts.bytes;

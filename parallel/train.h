@@ -37,21 +37,21 @@ struct TrainJob {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-struct TrainResult {
+struct TrainJobResult {
   TrainedVocab trained;
   TrainStats stats;
 };
 
 // Counts the inputs' pre-tokens and learns merges on at most the hardware's threads;
 // stats.threads says how many.
-absl::StatusOr<TrainResult> Train(const TrainJob& options);
+absl::StatusOr<TrainJobResult> Train(const TrainJob& options);
 
 // Learns merges from the workers' own tables of a count (CountInputs with per_worker, or a
 // DocumentCounter), as Train does after counting; the tables are dropped once copied into the
 // word table. stats gets the count's bytes, pre-tokens and input, and `counted_seconds` as the
 // pre-tokenize time.
-absl::StatusOr<TrainResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
-                                            double counted_seconds);
+absl::StatusOr<TrainJobResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
+                                               double counted_seconds);
 
 // CountOptions' progress as "pre-tokenizing" figures (bytes as stored) for `progress`; null
 // where `progress` is.
@@ -68,8 +68,8 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
 
 // Learns merges from counts made before, as Train does after counting (options.inputs and
 // options.chunk_bytes are not used). stats has no bytes, pre-tokens or pre-tokenize time.
-absl::StatusOr<TrainResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
-                                            const TrainJob& options);
+absl::StatusOr<TrainJobResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
+                                               const TrainJob& options);
 
 // The thread pool, lent to core code as `threads` workers (under the caller's limit on them).
 Parallelism LentParallelism(int threads);
@@ -84,9 +84,9 @@ std::vector<CountRun> SortedCountRuns(std::vector<CountingTable>& tables, int th
 
 // The same from distinct pre-tokens (a count file's entries), copied into the word table by
 // the job's threads; `copied` is called once they are (to release what they lie in).
-absl::StatusOr<TrainResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
-                                              uint64_t distinct, const TrainJob& options,
-                                              const std::function<void()>& copied = nullptr);
+absl::StatusOr<TrainJobResult> LearnFromDistinct(size_t parts, const DistinctPreTokens& pretokens,
+                                                 uint64_t distinct, const TrainJob& options,
+                                                 const std::function<void()>& copied = nullptr);
 
 }  // namespace bpeforge::internal
 

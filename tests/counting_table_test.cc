@@ -1,5 +1,5 @@
 // The compact-key counter counts exactly what a plain map of strings counts.
-#include "core/train/counting_table.h"
+#include "core/count/counting_table.h"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +15,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "core/count/pretoken_counts.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
 namespace {

@@ -59,9 +59,9 @@ std::string Jsonl(const std::vector<std::string>& docs, const std::string& field
   return out;
 }
 
-absl::StatusOr<TrainResult> TrainOn(const std::vector<std::string>& inputs, size_t chunk,
-                                    int threads, JsonlOptions jsonl = {},
-                                    std::vector<std::string> specials = {kEot}) {
+absl::StatusOr<TrainJobResult> TrainOn(const std::vector<std::string>& inputs, size_t chunk,
+                                       int threads, JsonlOptions jsonl = {},
+                                       std::vector<std::string> specials = {kEot}) {
   TrainJob options;
   options.inputs = inputs;
   options.trainer.vocab_size = 800;
@@ -81,24 +81,24 @@ TEST(JsonlTest, TrainsAsThePlainTextOfItsDocuments) {
   testing::WriteFile(dir.File("docs.jsonl.zst"), testing::Zstd(jsonl));
   testing::WriteFile(dir.File("docs.json.gz"), testing::Gzip(jsonl));
   testing::WriteFile(dir.File("docs.data"), jsonl);  // JSON Lines only when told
-  absl::StatusOr<TrainResult> want = TrainOn({dir.File("plain.txt")}, 4 << 20, 2);
+  absl::StatusOr<TrainJobResult> want = TrainOn({dir.File("plain.txt")}, 4 << 20, 2);
   ASSERT_TRUE(want.ok()) << want.status();
   ASSERT_GT(want->trained.merges.size(), 400u);
   for (const char* name : {"docs.jsonl", "docs.jsonl.zst", "docs.json.gz"}) {
     for (size_t chunk : {size_t{1}, size_t{777}, size_t{4} << 20}) {
       for (int threads : {1, 2}) {
-        absl::StatusOr<TrainResult> got = TrainOn({dir.File(name)}, chunk, threads);
+        absl::StatusOr<TrainJobResult> got = TrainOn({dir.File(name)}, chunk, threads);
         ASSERT_TRUE(got.ok()) << name << ": " << got.status();
         EXPECT_EQ(got->trained.merges, want->trained.merges) << name << " chunk " << chunk;
         EXPECT_EQ(got->trained.vocab, want->trained.vocab) << name;
       }
     }
   }
-  absl::StatusOr<TrainResult> told = TrainOn({dir.File("docs.data")}, 1000, 2, {"text", false});
+  absl::StatusOr<TrainJobResult> told = TrainOn({dir.File("docs.data")}, 1000, 2, {"text", false});
   ASSERT_TRUE(told.ok()) << told.status();
   EXPECT_EQ(told->trained.merges, want->trained.merges);
   // Read as text, the same file is not the documents.
-  absl::StatusOr<TrainResult> as_text = TrainOn({dir.File("docs.data")}, 1000, 2);
+  absl::StatusOr<TrainJobResult> as_text = TrainOn({dir.File("docs.data")}, 1000, 2);
   ASSERT_TRUE(as_text.ok()) << as_text.status();
   EXPECT_NE(as_text->trained.merges, want->trained.merges);
 }
@@ -115,11 +115,11 @@ TEST(JsonlTest, RecordsAreSeparateDocumentsWithoutSpecialTokens) {
     testing::WriteFile(files.back(), docs[i]);
   }
   testing::WriteFile(dir.File("docs.jsonl"), Jsonl(docs));
-  absl::StatusOr<TrainResult> want = TrainOn(files, 4 << 20, 2, {}, {});
-  absl::StatusOr<TrainResult> got = TrainOn({dir.File("docs.jsonl")}, 5, 2, {}, {});
+  absl::StatusOr<TrainJobResult> want = TrainOn(files, 4 << 20, 2, {}, {});
+  absl::StatusOr<TrainJobResult> got = TrainOn({dir.File("docs.jsonl")}, 5, 2, {}, {});
   ASSERT_TRUE(want.ok() && got.ok());
   EXPECT_EQ(got->trained.merges, want->trained.merges);
-  absl::StatusOr<TrainResult> glued = TrainOn({dir.File("doc0.txt")}, 4 << 20, 2, {}, {});
+  absl::StatusOr<TrainJobResult> glued = TrainOn({dir.File("doc0.txt")}, 4 << 20, 2, {}, {});
   testing::WriteFile(dir.File("glued.txt"), Joined(docs, ""));
   glued = TrainOn({dir.File("glued.txt")}, 4 << 20, 2, {}, {});
   ASSERT_TRUE(glued.ok());
@@ -154,7 +154,7 @@ TEST(JsonlTest, BadRecordsNameTheFileAndLineOrAreSkipped) {
     testing::WriteFile(dir.File("bad.jsonl"), jsonl);
     testing::WriteFile(dir.File("bad.jsonl.xz"), testing::Xz(jsonl));
     for (const char* name : {"bad.jsonl", "bad.jsonl.xz"}) {
-      absl::StatusOr<TrainResult> r = TrainOn({dir.File(name)}, 3, 2);
+      absl::StatusOr<TrainJobResult> r = TrainOn({dir.File(name)}, 3, 2);
       ASSERT_FALSE(r.ok()) << c.line;
       EXPECT_EQ(r.status().message().find(dir.File(name) + ":4: "), 0u) << r.status();
       EXPECT_NE(r.status().message().find(c.message), std::string::npos) << r.status();

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 #include "core/internal/simd.h"
 #include "parallel/parallel_encode.h"
 #include "parallel/train.h"
@@ -43,7 +43,7 @@ std::vector<std::string> Corpora() {
   return corpora;
 }
 
-TrainResult TrainOn(const std::string& path, Pattern pattern, int threads, size_t chunk_bytes) {
+TrainJobResult TrainOn(const std::string& path, Pattern pattern, int threads, size_t chunk_bytes) {
   TrainJob job;
   job.inputs = {path};
   job.trainer.vocab_size = 700;
@@ -51,9 +51,9 @@ TrainResult TrainOn(const std::string& path, Pattern pattern, int threads, size_
   job.pattern = pattern;
   job.threads = threads;
   job.chunk_bytes = chunk_bytes;
-  absl::StatusOr<TrainResult> result = Train(job);
+  absl::StatusOr<TrainJobResult> result = Train(job);
   EXPECT_TRUE(result.ok()) << result.status();
-  return result.ok() ? *std::move(result) : TrainResult{};
+  return result.ok() ? *std::move(result) : TrainJobResult{};
 }
 
 TEST(SimdPathsTest, TrainingGivesTheSameMergesOnEveryPathThreadCountAndChunkSize) {
@@ -68,7 +68,7 @@ TEST(SimdPathsTest, TrainingGivesTheSameMergesOnEveryPathThreadCountAndChunkSize
       OnEverySimdPath([&](SimdPath) {
         for (int threads : {1, 2}) {
           for (size_t chunk_bytes : {size_t{4} << 20, size_t{4096}}) {
-            const TrainResult r = TrainOn(path, pattern, threads, chunk_bytes);
+            const TrainJobResult r = TrainOn(path, pattern, threads, chunk_bytes);
             if (!first) {
               first = r.trained;
               EXPECT_GT(first->merges.size(), 100u);
@@ -83,7 +83,7 @@ TEST(SimdPathsTest, TrainingGivesTheSameMergesOnEveryPathThreadCountAndChunkSize
   }
 }
 
-std::vector<TokenId> EncodeOn(const Tokenizer& tokenizer, const std::string& path, int threads,
+std::vector<TokenId> EncodeOn(const BpeCodec& tokenizer, const std::string& path, int threads,
                               size_t chunk_bytes) {
   std::vector<TokenId> ids;
   tbb::task_arena arena(threads);
@@ -112,8 +112,8 @@ TEST(SimdPathsTest, EncodingGivesTheSameIdsOnEveryPathThreadCountAndChunkSize) {
       const ScopedSimdPath baseline(SimdPath::kBaseline);
       trained = TrainOn(train_path, pattern, 2, size_t{4} << 20).trained;
     }
-    absl::StatusOr<Tokenizer> tokenizer =
-        Tokenizer::Create(trained.vocab, trained.merges, {"<|endoftext|>"}, pattern);
+    absl::StatusOr<BpeCodec> tokenizer =
+        BpeCodec::Create(trained.vocab, trained.merges, {"<|endoftext|>"}, pattern);
     ASSERT_TRUE(tokenizer.ok()) << tokenizer.status();
     for (size_t c = 0; c < corpora.size(); ++c) {
       SCOPED_TRACE(std::string(PatternName(pattern)) + " on corpus " + std::to_string(c));

@@ -1,6 +1,6 @@
-// The merge loop's tokens as a tree (core/internal/token_tree.h): spelled out and compared
+// The merge loop's tokens as a tree (core/train/token_tree.h): spelled out and compared
 // exactly as the byte strings they stand for, whether stored whole or past the stored head.
-#include "core/internal/token_tree.h"
+#include "core/train/token_tree.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_split.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/stream_encoder.h"
-#include "core/encode/tokenizer.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/tiktoken_files.h"
 #include "tests/test_util.h"
@@ -28,7 +28,7 @@ nlohmann::json Expected(const std::string& fixtures) {
   return nlohmann::json::parse(testing::ReadFileOrDie(fixtures + "/expected_ids.json"));
 }
 
-Tokenizer FromRankFiles(const std::string& fixtures, const std::string& name, Pattern pattern) {
+BpeCodec FromRankFiles(const std::string& fixtures, const std::string& name, Pattern pattern) {
   absl::StatusOr<Ranks> ranks = ReadTiktokenRanks(fixtures + "/tiktoken_" + name + ".tiktoken");
   EXPECT_TRUE(ranks.ok()) << ranks.status();
   auto ids = ReadSpecialTokenIds(fixtures + "/tiktoken_" + name + ".json");
@@ -38,13 +38,13 @@ Tokenizer FromRankFiles(const std::string& fixtures, const std::string& name, Pa
     if (token == kEot) eot = id;
   }
   EXPECT_TRUE(eot.has_value());
-  absl::StatusOr<Tokenizer> tok = Tokenizer::FromRanks(*ranks, {{kEot, eot}}, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::FromRanks(*ranks, {{kEot, eot}}, pattern);
   EXPECT_TRUE(tok.ok()) << tok.status();
   return *std::move(tok);
 }
 
 // Encode, streaming by lines, and decoding back, against one encoding's expected ids.
-void CheckEncoding(const Tokenizer& tok, const nlohmann::json& expected,
+void CheckEncoding(const BpeCodec& tok, const nlohmann::json& expected,
                    const std::string& fixtures) {
   for (const auto& [file, ids] : expected.at("files").items()) {
     const std::string text = testing::ReadFileOrDie(fixtures + "/cs336/" + file);
@@ -72,7 +72,7 @@ TEST_P(ConformanceTest, RankFilesGiveTiktokenIds) {
   const std::optional<std::string> fixtures = testing::FixturesDir();
   if (!fixtures) GTEST_SKIP() << "reference data not found";
   const Encoding& e = GetParam();
-  const Tokenizer tok = FromRankFiles(*fixtures, e.name, e.pattern);
+  const BpeCodec tok = FromRankFiles(*fixtures, e.name, e.pattern);
   CheckEncoding(tok, Expected(*fixtures)["encodings"][e.name], *fixtures);
 }
 
@@ -89,7 +89,7 @@ TEST(ConformanceTest, Gpt2VocabAndMergesGiveTiktokenIds) {
   ASSERT_TRUE(vocab.ok()) << vocab.status();
   absl::StatusOr<Merges> merges = ReadMergesTxt(*fixtures + "/cs336/gpt2_merges.txt");
   ASSERT_TRUE(merges.ok()) << merges.status();
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(*vocab, *merges, {kEot}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(*vocab, *merges, {kEot}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   EXPECT_EQ(tok->Encode(kEot), std::vector<TokenId>{50256});
   CheckEncoding(*tok, Expected(*fixtures)["encodings"]["gpt2"], *fixtures);

@@ -1,7 +1,5 @@
 // The tokenizer against a naive encoder written from the definition, plus special tokens,
 // decoding, streaming and the rank-file format.
-#include "core/encode/tokenizer.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,10 +10,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "core/count/pretoken_counts.h"
+#include "core/encode/bpe_codec.h"
 #include "core/encode/long_merge.h"
 #include "core/encode/stream_encoder.h"
 #include "core/formats/tiktoken_files.h"
-#include "core/train/pretoken_counts.h"
 #include "core/train/trainer.h"
 #include "core/train/vocab.h"
 #include "tests/text_gen.h"
@@ -123,7 +122,7 @@ TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
   const std::vector<std::string> specials = {kEot, kEot + kEot, "<|pad|>"};
   const TrainedVocab t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
   ASSERT_GT(t.merges.size(), 300u);
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, specials, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(t.vocab, t.merges, specials, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(t.vocab, t.merges, specials, pattern);
   for (uint64_t seed = 0; seed < 40; ++seed) {
@@ -134,19 +133,20 @@ TEST_P(AgreementTest, MatchesNaiveEncoderOnGeneratedText) {
   }
 }
 
-// Enough distinct words for the cache's far table to be made (EncodeCache::kFarAfterMisses) and
-// then to be read: the third pass finds most words gone from the front and in the far table.
-TEST_P(AgreementTest, FarTableGivesTheNaiveIds) {
+// Enough distinct words for the cache's 2-way table to be made (EncodeCache::kTwoWayAfterMisses)
+// and then to be read: the third pass finds most words gone from the direct-mapped table and in
+// the 2-way table, through the look-ahead queue.
+TEST_P(AgreementTest, TwoWayTableGivesTheNaiveIds) {
   const auto [pattern, layout] = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 700, layout, {kEot}, pattern);
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(t.vocab, t.merges, {kEot}, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   std::string text;
-  const size_t kWords = EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses + 30000;
+  const size_t kWords = EncodeCache::kGrowAfterMisses + EncodeCache::kTwoWayAfterMisses + 30000;
   for (size_t i = 0; i < kWords; ++i) {
     text += ' ';
     // Letters of i in base 13 (the letters of the training text's words), at least four, so
-    // that most words merge into four ids or more, more than the front keeps.
+    // that most words merge into four ids or more, more than the direct-mapped table keeps.
     for (size_t k = i, n = 0; k > 0 || n < 4; k /= 13, ++n) text += "etaoinshrdlcu"[k % 13];
   }
   const std::vector<TokenId> expected =
@@ -156,14 +156,14 @@ TEST_P(AgreementTest, FarTableGivesTheNaiveIds) {
     std::vector<TokenId> ids;
     tok->Encode(text, &cache, &ids);
     ASSERT_EQ(ids, expected) << "pass " << pass;
-    EXPECT_TRUE(cache.has_far()) << "pass " << pass;
+    EXPECT_TRUE(cache.has_two_way()) << "pass " << pass;
   }
 }
 
 TEST_P(AgreementTest, LongPreTokensUseTheSameMerges) {
   const auto [pattern, layout] = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 600, layout, {}, pattern);
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(t.vocab, t.merges, {}, pattern);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(t.vocab, t.merges, {}, pattern);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(t.vocab, t.merges, {}, pattern);
   std::mt19937_64 rng(7);
@@ -243,7 +243,7 @@ TEST(TokenizerTest, IdsOutOfMergeOrderEncodeByRank) {
   std::shuffle(new_id.begin(), new_id.end(), std::mt19937_64(11));
   Vocab spread(new_id.size());  // "": an id no token has
   for (size_t id = 0; id < t.vocab.size(); ++id) spread[new_id[id]] = t.vocab[id];
-  absl::StatusOr<Tokenizer> tok = Tokenizer::CreateWithIds(spread, t.merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::CreateWithIds(spread, t.merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(spread, t.merges, {}, Pattern::kGpt2);
   for (uint64_t seed = 0; seed < 20; ++seed) {
@@ -269,7 +269,7 @@ TEST(TokenizerTest, RanksPastTheDenseTableEncodeAsNaive) {
   Vocab vocab = t.vocab;
   for (const Merge& m : merges) vocab.push_back(m.first + m.second);
   merges.insert(merges.end(), t.merges.begin(), t.merges.end());
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const NaiveEncoder naive(vocab, merges, {}, Pattern::kGpt2);
   for (uint64_t seed = 0; seed < 20; ++seed) {
@@ -279,19 +279,19 @@ TEST(TokenizerTest, RanksPastTheDenseTableEncodeAsNaive) {
 }
 
 // 256 bytes plus a few merges, so tests can name ids.
-Tokenizer SmallTokenizer(const std::vector<std::string>& specials) {
+BpeCodec SmallTokenizer(const std::vector<std::string>& specials) {
   Merges merges = {{"a", "b"}, {"ab", "c"}, {" ", "ab"}};
   Vocab vocab;
   for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
   for (const Merge& m : merges) vocab.push_back(m.first + m.second);  // ids 256, 257, 258
   vocab.push_back(kEot);                                              // id 259
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, specials, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, specials, Pattern::kGpt2);
   EXPECT_TRUE(tok.ok()) << tok.status();
   return *std::move(tok);
 }
 
 TEST(TokenizerTest, MergesByRank) {
-  const Tokenizer tok = SmallTokenizer({});
+  const BpeCodec tok = SmallTokenizer({});
   EXPECT_EQ(tok.Encode("abc"), (std::vector<TokenId>{257}));
   EXPECT_EQ(tok.Encode("abd ab"), (std::vector<TokenId>{256, 'd', 258}));
   EXPECT_EQ(tok.Encode(""), std::vector<TokenId>{});
@@ -304,7 +304,7 @@ TEST(TokenizerTest, PreTokenThatMergingDoesNotMakeIsStillItsToken) {
   Vocab vocab;
   for (int b = 0; b < 256; ++b) vocab.emplace_back(1, char(b));
   for (const Merge& m : merges) vocab.push_back(m.first + m.second);  // ids 256 to 259
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   EXPECT_EQ(tok->Encode("abcd"), (std::vector<TokenId>{259}));
   EXPECT_EQ(tok->Encode("abcde"), (std::vector<TokenId>{'a', 256, 'd', 'e'}));
@@ -323,7 +323,7 @@ TEST(TokenizerTest, TokensOfMegabytesLoadAndEncode) {
     run += run;
     vocab.push_back(run);
   }
-  absl::StatusOr<Tokenizer> tok = Tokenizer::Create(vocab, merges, {}, Pattern::kGpt2);
+  absl::StatusOr<BpeCodec> tok = BpeCodec::Create(vocab, merges, {}, Pattern::kGpt2);
   ASSERT_TRUE(tok.ok()) << tok.status();
   const std::string text = run + "aaaaaaa";  // 2 MiB + 7: the longest token, then 4 + 2 + 1
   EXPECT_EQ(tok->Encode(text), (std::vector<TokenId>{256 + 20, 256 + 1, 256 + 0, 'a'}));
@@ -348,16 +348,16 @@ TEST(TokenizerTest, ABuilderMakesWhatCreateMakes) {
   for (const Merges& merges : {trained.merges, runs}) {
     for (IdLayout layout : {IdLayout::kBytesFirst, IdLayout::kHf}) {
       const Vocab vocab = BuildVocab({kEot}, merges, layout);
-      absl::StatusOr<Tokenizer> created = Tokenizer::Create(vocab, merges, {kEot, "<|x|>"});
+      absl::StatusOr<BpeCodec> created = BpeCodec::Create(vocab, merges, {kEot, "<|x|>"});
       ASSERT_TRUE(created.ok()) << created.status();
-      Tokenizer::Builder builder({kEot}, layout);
+      BpeCodec::Builder builder({kEot}, layout);
       for (const auto& [left, right] : merges) ASSERT_TRUE(builder.AddMerge(left, right).ok());
       ASSERT_EQ(builder.size(), vocab.size());
       for (size_t id = 0; id < vocab.size(); ++id) {
         ASSERT_TRUE(builder.Is(static_cast<TokenId>(id), vocab[id])) << id;
       }
       EXPECT_FALSE(builder.Is(300, "no such bytes"));
-      absl::StatusOr<Tokenizer> built = std::move(builder).Finish({"<|x|>"}, Pattern::kGpt2, "");
+      absl::StatusOr<BpeCodec> built = std::move(builder).Finish({"<|x|>"}, Pattern::kGpt2, "");
       ASSERT_TRUE(built.ok()) << built.status();
       ASSERT_EQ(built->id_limit(), created->id_limit());
       for (size_t id = 0; id < created->id_limit(); ++id) {
@@ -374,28 +374,28 @@ TEST(TokenizerTest, ABuilderMakesWhatCreateMakes) {
     }
   }
   // A merge of parts that no earlier merge makes is refused.
-  Tokenizer::Builder builder({}, IdLayout::kBytesFirst);
+  BpeCodec::Builder builder({}, IdLayout::kBytesFirst);
   EXPECT_FALSE(builder.AddMerge("ab", "c").ok());
 }
 
 TEST(TokenizerTest, SpecialTokensLongestFirstWhenOverlapping) {
   const std::string two = kEot + kEot;
-  const Tokenizer tok = SmallTokenizer({kEot, two});
+  const BpeCodec tok = SmallTokenizer({kEot, two});
   // kEot is in the vocab (259); the doubled one is not, so it gets the next free id.
   EXPECT_EQ(tok.Encode("ab" + two + "ab" + kEot + kEot + kEot),
             (std::vector<TokenId>{256, 260, 256, 260, 259}));
   EXPECT_EQ(tok.id_limit(), 261u);
   EXPECT_EQ(*tok.DecodeBytes({260}), two);
   // Without special tokens the same text is ordinary.
-  const Tokenizer plain = SmallTokenizer({});
+  const BpeCodec plain = SmallTokenizer({});
   EXPECT_EQ(*plain.DecodeBytes(plain.Encode(kEot)), kEot);
   EXPECT_GT(plain.Encode(kEot).size(), 1u);
 }
 
 TEST(TokenizerTest, MissingSpecialTokensGetNextFreeIdsInOrder) {
-  const Tokenizer tok = SmallTokenizer({"<|a|>", kEot, "<|b|>", "<|a|>"});
+  const BpeCodec tok = SmallTokenizer({"<|a|>", kEot, "<|b|>", "<|a|>"});
   EXPECT_EQ(tok.Encode("<|b|><|a|>" + kEot), (std::vector<TokenId>{261, 260, 259}));
-  absl::StatusOr<Tokenizer> ranked = Tokenizer::FromRanks(
+  absl::StatusOr<BpeCodec> ranked = BpeCodec::FromRanks(
       [] {
         Ranks r;
         for (int b = 0; b < 256; ++b) r.emplace_back(std::string(1, char(b)), b);
@@ -408,7 +408,7 @@ TEST(TokenizerTest, MissingSpecialTokensGetNextFreeIdsInOrder) {
 }
 
 TEST(TokenizerTest, DecodeReplacesInvalidUtf8) {
-  const Tokenizer tok = SmallTokenizer({});
+  const BpeCodec tok = SmallTokenizer({});
   EXPECT_EQ(*tok.DecodeBytes({0xE2, 0x82, 'a', 0xFF}),
             "\xE2\x82"
             "a\xFF");
@@ -424,23 +424,23 @@ TEST(TokenizerTest, DecodeReplacesInvalidUtf8) {
 TEST(TokenizerTest, RejectsBadInput) {
   Vocab vocab;
   for (int b = 1; b < 256; ++b) vocab.emplace_back(1, char(b));
-  EXPECT_FALSE(Tokenizer::Create(vocab, {}, {}).ok());  // byte 0 missing
+  EXPECT_FALSE(BpeCodec::Create(vocab, {}, {}).ok());  // byte 0 missing
   vocab.emplace_back(1, '\0');
-  EXPECT_TRUE(Tokenizer::Create(vocab, {}, {}).ok());
-  EXPECT_FALSE(Tokenizer::Create(vocab, {{"a", "b"}}, {}).ok());  // "ab" not in vocab
-  EXPECT_FALSE(Tokenizer::Create(vocab, {}, {""}).ok());
+  EXPECT_TRUE(BpeCodec::Create(vocab, {}, {}).ok());
+  EXPECT_FALSE(BpeCodec::Create(vocab, {{"a", "b"}}, {}).ok());  // "ab" not in vocab
+  EXPECT_FALSE(BpeCodec::Create(vocab, {}, {""}).ok());
   Ranks ranks;
   for (int b = 0; b < 256; ++b) ranks.emplace_back(std::string(1, char(b)), b);
   ranks.emplace_back("ab", 7);
-  EXPECT_FALSE(Tokenizer::FromRanks(ranks, {}).ok());  // rank 7 twice
+  EXPECT_FALSE(BpeCodec::FromRanks(ranks, {}).ok());  // rank 7 twice
   ranks.back().second = 300;
-  EXPECT_TRUE(Tokenizer::FromRanks(ranks, {}).ok());
-  EXPECT_FALSE(Tokenizer::FromRanks(ranks, {{"<|s|>", 300}}).ok());  // id taken
+  EXPECT_TRUE(BpeCodec::FromRanks(ranks, {}).ok());
+  EXPECT_FALSE(BpeCodec::FromRanks(ranks, {{"<|s|>", 300}}).ok());  // id taken
 }
 
 TEST(TokenizerTest, ConcurrentEncodesAgree) {
   const TrainedVocab t = TrainOn(TrainingText(), 500, IdLayout::kBytesFirst, {}, Pattern::kGpt2);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot});
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, {kEot});
   std::vector<std::string> texts;
   std::vector<std::vector<TokenId>> expected;
   for (uint64_t seed = 0; seed < 20; ++seed) {
@@ -474,17 +474,17 @@ TEST(EncodeCacheTest, StaysBounded) {
   EXPECT_FALSE(cache.Find("k0", &out));
 }
 
-TEST(EncodeCacheTest, ShortFrontKeepsWhatItHoldsWhenItGrows) {
+TEST(EncodeCacheTest, DirectMappedTableKeepsWhatItHoldsWhenItGrows) {
   EncodeCache cache;
   const ShortKey kept = PackShortKey("kept");
   const std::vector<TokenId> kept_ids = {7, 8};
   cache.InsertShort(kept, kept_ids);
   // Misses on other keys, none in kept's slot before or after growing, until it has grown.
   auto elsewhere = [&](const ShortKey& k) {
-    return ShortKeySlot(k, EncodeCache::kSmallShortBits) !=
-               ShortKeySlot(kept, EncodeCache::kSmallShortBits) &&
-           ShortKeySlot(k, EncodeCache::kLargeShortBits) !=
-               ShortKeySlot(kept, EncodeCache::kLargeShortBits);
+    return ShortKeySlot(k, EncodeCache::kSmallDirectBits) !=
+               ShortKeySlot(kept, EncodeCache::kSmallDirectBits) &&
+           ShortKeySlot(k, EncodeCache::kLargeDirectBits) !=
+               ShortKeySlot(kept, EncodeCache::kLargeDirectBits);
   };
   std::vector<ShortKey> others;
   for (uint32_t i = 0; others.size() < 2 * EncodeCache::kGrowAfterMisses; ++i) {
@@ -495,10 +495,10 @@ TEST(EncodeCacheTest, ShortFrontKeepsWhatItHoldsWhenItGrows) {
     cache.InsertShort(others[i], std::vector<TokenId>{TokenId(i)});
   }
   std::vector<TokenId> out;
-  ASSERT_TRUE(cache.FindShort(kept, &out));
+  ASSERT_TRUE(cache.FindDirect(kept, &out));
   EXPECT_EQ(out, kept_ids);
   out.clear();  // the last key inserted, after growing
-  ASSERT_TRUE(cache.FindShort(others.back(), &out));
+  ASSERT_TRUE(cache.FindDirect(others.back(), &out));
   EXPECT_EQ(out, std::vector<TokenId>{TokenId(others.size() - 1)});
 }
 
@@ -507,86 +507,87 @@ void Miss(EncodeCache& cache, uint32_t first, uint32_t count) {
   std::vector<TokenId> out;
   for (uint32_t i = first; i < first + count; ++i) {
     const ShortKey key = PackShortKey(absl::StrCat("m", i));
-    ASSERT_FALSE(cache.FindShort(key, &out));
-    ASSERT_FALSE(cache.FindFar(key, &out));
+    ASSERT_FALSE(cache.FindDirect(key, &out));
+    ASSERT_FALSE(cache.FindTwoWay(key, &out));
     cache.CountLookups(1);
     cache.InsertShort(key, std::vector<TokenId>{i, i, i, i, i});
   }
 }
 
-TEST(EncodeCacheTest, FarTableIsMadeWhereTheFrontMissesOften) {
+TEST(EncodeCacheTest, TwoWayTableIsMadeWhereTheDirectMappedTableMissesOften) {
   EncodeCache cache;
-  Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses - 1);
-  EXPECT_FALSE(cache.has_far());
+  Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kTwoWayAfterMisses - 1);
+  EXPECT_FALSE(cache.has_two_way());
   Miss(cache, 1u << 19, 2);
-  ASSERT_TRUE(cache.has_far());
-  // Five ids, more than the front keeps, are in the far table; a hit there is copied to the
-  // front only where its ids fit.
+  ASSERT_TRUE(cache.has_two_way());
+  // Five ids, more than the direct-mapped table keeps, are in the 2-way table; a hit there is
+  // copied to the direct-mapped table only where its ids fit.
   std::vector<TokenId> out;
   const ShortKey last = PackShortKey(absl::StrCat("m", (1u << 19) + 1));
-  EXPECT_FALSE(cache.FindShort(last, &out));
-  ASSERT_TRUE(cache.FindFar(last, &out));
+  EXPECT_FALSE(cache.FindDirect(last, &out));
+  ASSERT_TRUE(cache.FindTwoWay(last, &out));
   EXPECT_EQ(out, std::vector<TokenId>(5, (1u << 19) + 1));
   const ShortKey few = PackShortKey("few");
   cache.InsertShort(few, std::vector<TokenId>{1, 2});
   out.clear();
-  ASSERT_TRUE(cache.FindFar(few, &out));
+  ASSERT_TRUE(cache.FindTwoWay(few, &out));
   EXPECT_EQ(out, (std::vector<TokenId>{1, 2}));
 }
 
-// Keys that share a line of the far table: two of them are kept, the one last hit and the
-// newest, which takes the second place: a key that was hit outlasts any number of new ones.
+// Keys that share a set of the 2-way table: two of them are kept, the one last hit and the
+// newest, which takes the second way: a key that was hit outlasts any number of new ones.
 // Up to six ids below 2^20 are kept exactly; more ids, or a larger one, are not kept at all.
-TEST(EncodeCacheTest, FarTableKeepsTwoKeysALineAndSixIdsBelow2To20) {
+TEST(EncodeCacheTest, TwoWayTableKeepsTwoKeysASetAndSixIdsBelow2To20) {
   EncodeCache cache;
-  Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses + 1);
-  ASSERT_TRUE(cache.has_far());
-  std::vector<ShortKey> same_line;
-  const size_t line = ShortKeySlot(PackShortKey("c0"), EncodeCache::kFarBits);
-  for (int i = 1; same_line.size() < 4; ++i) {
+  Miss(cache, 0, EncodeCache::kGrowAfterMisses + EncodeCache::kTwoWayAfterMisses + 1);
+  ASSERT_TRUE(cache.has_two_way());
+  std::vector<ShortKey> same_set;
+  const size_t set = ShortKeySlot(PackShortKey("c0"), EncodeCache::kTwoWayBits);
+  for (int i = 1; same_set.size() < 4; ++i) {
     const ShortKey key = PackShortKey(absl::StrCat("c", i));
-    if (ShortKeySlot(key, EncodeCache::kFarBits) == line) same_line.push_back(key);
+    if (ShortKeySlot(key, EncodeCache::kTwoWayBits) == set) same_set.push_back(key);
   }
-  const ShortKey a = same_line[0], b = same_line[1], c = same_line[2], d = same_line[3];
+  const ShortKey a = same_set[0], b = same_set[1], c = same_set[2], d = same_set[3];
   const std::vector<TokenId> a_ids = {1, 2, 3, 4}, b_ids = {5, 6, 7, 8}, c_ids = {9, 9, 9, 9};
   cache.InsertShort(a, a_ids);
   std::vector<TokenId> out;
-  ASSERT_TRUE(cache.FindFar(a, &out));  // a is hit: it keeps its place
+  ASSERT_TRUE(cache.FindTwoWay(a, &out));  // a is hit: it keeps its place
   EXPECT_EQ(out, a_ids);
   cache.InsertShort(b, b_ids);
   cache.InsertShort(c, c_ids);  // in b's place
   out.clear();
-  EXPECT_FALSE(cache.FindFar(b, &out));
-  ASSERT_TRUE(cache.FindFar(a, &out));
+  EXPECT_FALSE(cache.FindTwoWay(b, &out));
+  ASSERT_TRUE(cache.FindTwoWay(a, &out));
   EXPECT_EQ(out, a_ids);
   out.clear();
-  ASSERT_TRUE(cache.FindFar(c, &out));  // now c is the one last hit
+  ASSERT_TRUE(cache.FindTwoWay(c, &out));  // now c is the one last hit
   EXPECT_EQ(out, c_ids);
   cache.InsertShort(d, {7});  // in a's place
   out.clear();
-  EXPECT_FALSE(cache.FindFar(a, &out));
-  ASSERT_TRUE(cache.FindFar(c, &out));
+  EXPECT_FALSE(cache.FindTwoWay(a, &out));
+  ASSERT_TRUE(cache.FindTwoWay(c, &out));
   EXPECT_EQ(out, c_ids);
   out.clear();
-  ASSERT_TRUE(cache.FindFar(d, &out));
+  ASSERT_TRUE(cache.FindTwoWay(d, &out));
   EXPECT_EQ(out, std::vector<TokenId>{7});
   out.clear();
 
-  // A line nothing was put in keeps its first two newcomers.
-  auto line_of = [](const ShortKey& key) { return ShortKeySlot(key, EncodeCache::kFarBits); };
-  absl::flat_hash_set<size_t> used = {line};
-  for (uint32_t i = 0; i < EncodeCache::kGrowAfterMisses + EncodeCache::kFarAfterMisses + 1; ++i) {
-    used.insert(line_of(PackShortKey(absl::StrCat("m", i))));
+  // A set nothing was put in keeps its first two newcomers.
+  auto set_of = [](const ShortKey& key) { return ShortKeySlot(key, EncodeCache::kTwoWayBits); };
+  absl::flat_hash_set<size_t> used = {set};
+  for (uint32_t i = 0; i < EncodeCache::kGrowAfterMisses + EncodeCache::kTwoWayAfterMisses + 1;
+       ++i) {
+    used.insert(set_of(PackShortKey(absl::StrCat("m", i))));
   }
   auto e = [](int i) { return PackShortKey(absl::StrCat("e", i)); };
   int first = 0;
-  while (used.contains(line_of(e(first)))) ++first;
+  while (used.contains(set_of(e(first)))) ++first;
   int second = first + 1;
-  while (line_of(e(second)) != line_of(e(first))) ++second;
+  while (set_of(e(second)) != set_of(e(first))) ++second;
   cache.InsertShort(e(first), {11, 12});
   cache.InsertShort(e(second), {13, 14});
-  ASSERT_TRUE(cache.FindFar(e(first), &out));
-  ASSERT_TRUE(cache.FindFar(e(second), &out));
+  ASSERT_TRUE(cache.FindTwoWay(e(first), &out));
+  ASSERT_TRUE(cache.FindTwoWay(e(second), &out));
   EXPECT_EQ(out, (std::vector<TokenId>{11, 12, 13, 14}));
   out.clear();
 
@@ -594,55 +595,55 @@ TEST(EncodeCacheTest, FarTableKeepsTwoKeysALineAndSixIdsBelow2To20) {
   const ShortKey six_key = PackShortKey("six");
   cache.InsertShort(six_key, six);
   out.clear();
-  ASSERT_TRUE(cache.FindFar(six_key, &out));
+  ASSERT_TRUE(cache.FindTwoWay(six_key, &out));
   EXPECT_EQ(out, six);
   const ShortKey seven_key = PackShortKey("seven"), large_key = PackShortKey("large");
   cache.InsertShort(seven_key, std::vector<TokenId>(7, 1));
   cache.InsertShort(large_key, std::vector<TokenId>{1, 1u << 20, 1, 1});
-  EXPECT_FALSE(cache.FindFar(seven_key, &out));
-  EXPECT_FALSE(cache.FindFar(large_key, &out));
+  EXPECT_FALSE(cache.FindTwoWay(seven_key, &out));
+  EXPECT_FALSE(cache.FindTwoWay(large_key, &out));
 }
 
-TEST(EncodeCacheTest, NoFarTableWhereTheFrontSeldomMisses) {
+TEST(EncodeCacheTest, NoTwoWayTableWhereTheDirectMappedTableSeldomMisses) {
   EncodeCache cache;
   Miss(cache, 0, EncodeCache::kGrowAfterMisses);
-  // Nine lookups for each miss: the front misses less than one in eight.
+  // Nine lookups for each miss: the direct-mapped table misses less than one in eight.
   for (int round = 0; round < 3; ++round) {
-    cache.CountLookups(uint64_t{8} * EncodeCache::kFarAfterMisses);
-    Miss(cache, (round + 1) << 20, EncodeCache::kFarAfterMisses);
-    EXPECT_FALSE(cache.has_far()) << "round " << round;
+    cache.CountLookups(uint64_t{8} * EncodeCache::kTwoWayAfterMisses);
+    Miss(cache, (round + 1) << 20, EncodeCache::kTwoWayAfterMisses);
+    EXPECT_FALSE(cache.has_two_way()) << "round " << round;
   }
 }
 
-TEST(EncodeCacheTest, StandsAsideWhileFewLookupsHitThenTriesAgain) {
+TEST(EncodeCacheTest, IsBypassedWhileFewLookupsHitThenTriesAgain) {
   EncodeCache cache;
   std::vector<TokenId> out;
   const std::vector<TokenId> ids = {7};
   cache.Insert("kept", ids);
   // A window of lookups that all miss (each piece inserted, as the encoder does).
-  for (uint32_t i = 0; i < EncodeCache::kWindow; ++i) {
+  for (uint32_t i = 0; i < EncodeCache::kBypassWindow; ++i) {
     const std::string piece = absl::StrCat("miss", i);
     ASSERT_FALSE(cache.Find(piece, &out));
     cache.Insert(piece, ids);
   }
   const size_t size = cache.size();
-  // Standing aside: a cached piece is not found, and nothing new is kept.
+  // Bypassed: a cached piece is not found, and nothing new is kept.
   EXPECT_FALSE(cache.Find("kept", &out));
   cache.Insert("new", ids);
   EXPECT_EQ(cache.size(), size);
-  for (uint32_t i = 1; i < EncodeCache::kStandAside; ++i) cache.Find("kept", &out);
+  for (uint32_t i = 1; i < EncodeCache::kBypassLookups; ++i) cache.Find("kept", &out);
   // Then it answers again.
   out.clear();
   EXPECT_TRUE(cache.Find("kept", &out));
   EXPECT_EQ(out, ids);
 }
 
-TEST(EncodeCacheTest, StaysWhileMostLookupsHit) {
+TEST(EncodeCacheTest, IsNotBypassedWhileMostLookupsHit) {
   EncodeCache cache;
   const std::vector<TokenId> ids = {7};
   for (int i = 0; i < 10; ++i) cache.Insert(absl::StrCat("k", i), ids);
   std::vector<TokenId> out;
-  for (uint32_t i = 0; i < 3 * EncodeCache::kWindow; ++i) {
+  for (uint32_t i = 0; i < 3 * EncodeCache::kBypassWindow; ++i) {
     // Two hits in three lookups.
     const std::string piece = i % 3 == 2 ? absl::StrCat("miss", i) : absl::StrCat("k", i % 10);
     out.clear();
@@ -651,7 +652,7 @@ TEST(EncodeCacheTest, StaysWhileMostLookupsHit) {
 }
 
 // Splits `text` at random points (inside characters and special tokens too) and streams it.
-std::vector<TokenId> StreamEncode(const Tokenizer& tok, const std::string& text, uint64_t seed,
+std::vector<TokenId> StreamEncode(const BpeCodec& tok, const std::string& text, uint64_t seed,
                                   size_t max_pending, size_t* most_pending = nullptr) {
   std::mt19937_64 rng(seed);
   StreamEncoder encoder(tok, max_pending);
@@ -672,7 +673,7 @@ TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
   const Pattern pattern = GetParam();
   const std::vector<std::string> specials = {kEot, kEot + kEot, "<|x|>"};
   const TrainedVocab t = TrainOn(TrainingText(), 600, IdLayout::kBytesFirst, {kEot}, pattern);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, specials, pattern);
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, specials, pattern);
   for (uint64_t seed = 0; seed < 30; ++seed) {
     const std::string text = testing::RandomText(seed, {400, specials, true});
     const std::vector<TokenId> whole = tok.Encode(text);
@@ -687,7 +688,7 @@ TEST_P(StreamTest, EqualsEncodeOfTheConcatenation) {
 TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
   const Pattern pattern = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {kEot}, pattern);
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, {kEot}, pattern);
   // No letter is followed by white space, and every newline has spaces on both sides, so no
   // position is a safe cut (IsSafeCut) for any built-in pattern: the encoder must cut between
   // pre-tokens on its own once it holds its window.
@@ -708,7 +709,7 @@ TEST_P(StreamTest, TextWithoutSafeCutsStaysBounded) {
 TEST_P(StreamTest, CjkParagraphsHoldLittle) {
   const Pattern pattern = GetParam();
   const TrainedVocab t = TrainOn(TrainingText(), 400, IdLayout::kBytesFirst, {}, pattern);
-  const Tokenizer tok = *Tokenizer::Create(t.vocab, t.merges, {}, pattern);
+  const BpeCodec tok = *BpeCodec::Create(t.vocab, t.merges, {}, pattern);
   const std::string paragraph =
       "\u65e5\u672c\u8a9e\u306e\u6587\u3002\u201c\u4e2d\u6587\u201d\u3002\n\n";
   StreamEncoder encoder(tok);
@@ -729,7 +730,7 @@ INSTANTIATE_TEST_SUITE_P(Patterns, StreamTest,
                          ::testing::Values(Pattern::kGpt2, Pattern::kCl100k, Pattern::kO200k));
 
 TEST(StreamTest, EnglishLinesHoldLittle) {
-  const Tokenizer tok = SmallTokenizer({kEot});
+  const BpeCodec tok = SmallTokenizer({kEot});
   std::string line = "the quick brown fox jumps over the lazy dog, again and again\n";
   StreamEncoder encoder(tok);
   std::vector<TokenId> ids;
@@ -746,7 +747,7 @@ TEST(StreamTest, EnglishLinesHoldLittle) {
 }
 
 TEST(StreamTest, EncodeIterableYieldsEverything) {
-  const Tokenizer tok = SmallTokenizer({kEot});
+  const BpeCodec tok = SmallTokenizer({kEot});
   const std::vector<std::string> lines = {"ab c", "d\n", "<|endo", "ftext|>ab", "", "c \n"};
   size_t i = 0;
   std::vector<TokenId> ids;

@@ -23,11 +23,11 @@ namespace {
 using testing::ReferenceTrain;
 using testing::TempDir;
 
-TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, size_t vocab_size,
-                      const std::vector<std::string>& specials, int threads = 2,
-                      size_t chunk_bytes = 1 << 20, Pattern pattern = Pattern::kGpt2,
-                      MergeRules rules = {}, const std::string& custom_regex = "",
-                      size_t min_split_words = 1) {
+TrainJobResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs,
+                         size_t vocab_size, const std::vector<std::string>& specials,
+                         int threads = 2, size_t chunk_bytes = 1 << 20,
+                         Pattern pattern = Pattern::kGpt2, MergeRules rules = {},
+                         const std::string& custom_regex = "", size_t min_split_words = 1) {
   TrainJob options;
   for (size_t i = 0; i < docs.size(); ++i) {
     options.inputs.push_back(dir.File("doc" + std::to_string(i) + ".txt"));
@@ -43,16 +43,16 @@ TrainResult TrainDocs(const TempDir& dir, const std::vector<std::string>& docs, 
   // By default every merge with threads > 1 splits its word rewrites among them, however few
   // words it has: the comparisons below then cover the split path, which large corpora take.
   options.min_split_words = min_split_words;
-  absl::StatusOr<TrainResult> result = Train(options);
+  absl::StatusOr<TrainJobResult> result = Train(options);
   EXPECT_TRUE(result.ok()) << result.status();
-  return result.ok() ? *std::move(result) : TrainResult{};
+  return result.ok() ? *std::move(result) : TrainJobResult{};
 }
 
 TEST(TrainerTest, TextbookExample) {
   // The CS336 handout's example, pre-tokenized: "low" x5, "lower" x2, "widest" x3,
   // "newest" x6 (with leading spaces, as the GPT-2 pattern attaches them).
   TempDir dir;
-  TrainResult r =
+  TrainJobResult r =
       TrainDocs(dir,
                 {"low low low low low lower lower widest widest widest newest newest newest newest "
                  "newest newest"},
@@ -64,7 +64,7 @@ TEST(TrainerTest, TextbookExample) {
 TEST(TrainerTest, TieGoesToLexicographicallyGreaterPair) {
   // "ab" and "cd" occur equally often; ("c","d") > ("a","b") so it merges first.
   TempDir dir;
-  TrainResult r = TrainDocs(dir, {"ab cd ab cd"}, 256 + 1, {});
+  TrainJobResult r = TrainDocs(dir, {"ab cd ab cd"}, 256 + 1, {});
   ASSERT_EQ(r.trained.merges.size(), 1u);
   EXPECT_EQ(r.trained.merges[0], Merge("c", "d"));
 }
@@ -72,7 +72,7 @@ TEST(TrainerTest, TieGoesToLexicographicallyGreaterPair) {
 TEST(TrainerTest, OverlappingRunsCountOnceAndMergeLeftToRight) {
   // "aaaa" holds the pair (a,a) three times but merges into two "aa".
   TempDir dir;
-  TrainResult r = TrainDocs(dir, {"aaaa aaa"}, 256 + 3, {});
+  TrainJobResult r = TrainDocs(dir, {"aaaa aaa"}, 256 + 3, {});
   Merges expected = {{"a", "a"}, {"aa", "aa"}, {" ", "aa"}};
   EXPECT_EQ(r.trained.merges, ReferenceTrain({"aaaa aaa"}, 256 + 3, {}));
   EXPECT_EQ(r.trained.merges[0], expected[0]);
@@ -82,7 +82,7 @@ TEST(TrainerTest, OverlappingRunsCountOnceAndMergeLeftToRight) {
 TEST(TrainerTest, SpecialTokensNeverMerge) {
   TempDir dir;
   const std::string text = "ab<|endoftext|>ab<|endoftext|><|endoftext|>ab";
-  TrainResult r = TrainDocs(dir, {text}, 1000, {"<|endoftext|>"});
+  TrainJobResult r = TrainDocs(dir, {text}, 1000, {"<|endoftext|>"});
   // Only "ab" is left once the special tokens are cut out: exactly one merge is possible.
   ASSERT_EQ(r.trained.merges.size(), 1u);
   EXPECT_EQ(r.trained.merges[0], Merge("a", "b"));
@@ -94,21 +94,21 @@ TEST(TrainerTest, OverlappingSpecialTokensLongestWins) {
   TempDir dir;
   const std::vector<std::string> specials = {"<|endoftext|>", "<|endoftext|><|endoftext|>"};
   const std::string text = "x<|endoftext|><|endoftext|>y <|endoftext|>z";
-  TrainResult r = TrainDocs(dir, {text}, 400, specials);
+  TrainJobResult r = TrainDocs(dir, {text}, 400, specials);
   EXPECT_EQ(r.trained.merges, ReferenceTrain({text}, 400, specials));
   EXPECT_EQ(r.stats.pretokens, 4u);  // "x", "y", " ", "z"
 }
 
 TEST(TrainerTest, StopsWhenNoPairIsLeft) {
   TempDir dir;
-  TrainResult r = TrainDocs(dir, {"abc"}, 100000, {});
+  TrainJobResult r = TrainDocs(dir, {"abc"}, 100000, {});
   EXPECT_EQ(r.trained.merges.size(), 2u);
   EXPECT_EQ(r.trained.vocab.size(), 258u);
 }
 
 TEST(TrainerTest, EmptyInputGivesBytesAndSpecials) {
   TempDir dir;
-  TrainResult r = TrainDocs(dir, {""}, 1000, {"<|endoftext|>", "<pad>", "<pad>"});
+  TrainJobResult r = TrainDocs(dir, {""}, 1000, {"<|endoftext|>", "<pad>", "<pad>"});
   EXPECT_TRUE(r.trained.merges.empty());
   EXPECT_EQ(r.trained.vocab.size(), 258u);  // duplicate special used once
   EXPECT_EQ(r.stats.bytes, 0u);
@@ -117,14 +117,14 @@ TEST(TrainerTest, EmptyInputGivesBytesAndSpecials) {
 TEST(TrainerTest, SeparateFilesAreSeparateDocuments) {
   // "ab" split across two files must not produce the pair (a, b).
   TempDir dir;
-  TrainResult r = TrainDocs(dir, {"xa", "bx"}, 300, {});
+  TrainJobResult r = TrainDocs(dir, {"xa", "bx"}, 300, {});
   for (const Merge& m : r.trained.merges) EXPECT_NE(m, Merge("a", "b"));
   EXPECT_EQ(r.trained.merges, ReferenceTrain({"xa", "bx"}, 300, {}));
 }
 
 TEST(TrainerTest, HfLayoutPutsSpecialsFirstThenBytesInGpt2Order) {
   TempDir dir;
-  TrainResult r = TrainDocs(dir, {"hello hello"}, 260, {"<s>"});
+  TrainJobResult r = TrainDocs(dir, {"hello hello"}, 260, {"<s>"});
   Vocab hf = BuildVocab({"<s>"}, r.trained.merges, IdLayout::kHf);
   EXPECT_EQ(hf[0], "<s>");
   EXPECT_EQ(hf[1], "!");                         // first printable byte in GPT-2 order
@@ -165,7 +165,7 @@ TEST(TrainerTest, MatchesReferenceOnRandomCorpora) {
     if (seed % 5 == 0) docs.push_back(testing::RandomText(seed * 1000, gen));
     const size_t vocab = 256 + gen.special_tokens.size() + 10 + (seed * 7) % 120;
     TempDir dir;
-    TrainResult r = TrainDocs(dir, docs, vocab, gen.special_tokens, 2, 1 + seed * 13);
+    TrainJobResult r = TrainDocs(dir, docs, vocab, gen.special_tokens, 2, 1 + seed * 13);
     ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, vocab, gen.special_tokens)) << "seed " << seed;
   }
 }
@@ -180,7 +180,7 @@ TEST(TrainerTest, MatchesReferenceWithMinFrequencyAndMaxTokenLength) {
     const std::vector<std::string> docs = {testing::RandomText(seed, gen)};
     const MergeRules rules{seed % 3 == 0 ? 0 : seed % 13 + 2, seed % 4 == 0 ? 0 : seed % 5 + 2};
     TempDir dir;
-    TrainResult r =
+    TrainJobResult r =
         TrainDocs(dir, docs, 700, gen.special_tokens, 2, 1 + seed, Pattern::kGpt2, rules);
     ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, 700, gen.special_tokens, Pattern::kGpt2,
                                                rules.min_frequency, rules.max_token_length))
@@ -203,10 +203,11 @@ TEST(TrainerTest, MinFrequencyStopsOnTheTextbookExample) {
   // Pair counts in merge order: st 9, est 9, ow 7, low 7, west 6, ne 6, ...: a minimum of 7
   // keeps the first four.
   TempDir dir;
-  TrainResult r = TrainDocs(dir,
-                            {"low low low low low lower lower widest widest widest newest newest "
-                             "newest newest newest newest"},
-                            256 + 100, {}, 2, 1 << 20, Pattern::kGpt2, MergeRules{7, 0});
+  TrainJobResult r =
+      TrainDocs(dir,
+                {"low low low low low lower lower widest widest widest newest newest "
+                 "newest newest newest newest"},
+                256 + 100, {}, 2, 1 << 20, Pattern::kGpt2, MergeRules{7, 0});
   Merges expected = {{"s", "t"}, {"e", "st"}, {"o", "w"}, {"l", "ow"}};
   EXPECT_EQ(r.trained.merges, expected);
   // No token longer than 2 bytes: "est" and "low" are passed over.
@@ -235,7 +236,7 @@ TEST(TrainerTest, CustomPatternMatchesReferenceForAnyThreadsAndChunks) {
     for (int threads : {1, 2, 4}) {
       for (size_t chunk : {size_t{1}, size_t{97}, size_t{1} << 20}) {
         TempDir dir;
-        TrainResult r =
+        TrainJobResult r =
             TrainDocs(dir, docs, 600, specials, threads, chunk, Pattern::kCustom, {}, regexes[k]);
         ASSERT_EQ(r.trained.merges, want)
             << regexes[k] << " " << threads << " threads, chunk " << chunk;
@@ -251,7 +252,7 @@ TEST(TrainerTest, MatchesReferenceUnderOtherPatterns) {
       gen.fragments = 300;
       std::vector<std::string> docs = {testing::RandomText(seed, gen)};
       TempDir dir;
-      TrainResult r = TrainDocs(dir, docs, 400, {}, 2, 97, p);
+      TrainJobResult r = TrainDocs(dir, docs, 400, {}, 2, 97, p);
       ASSERT_EQ(r.trained.merges, ReferenceTrain(docs, 400, {}, p))
           << PatternName(p) << " seed " << seed;
     }
@@ -268,11 +269,11 @@ TEST(TrainerTest, ThreadAndChunkInvariance) {
   const std::vector<std::string> without = {testing::RandomText(8, gen)};
   for (const auto* docs : {&with, &without}) {
     TempDir dir;
-    TrainResult base = TrainDocs(dir, *docs, 600, {"<|endoftext|>"}, 1, 1 << 30);
+    TrainJobResult base = TrainDocs(dir, *docs, 600, {"<|endoftext|>"}, 1, 1 << 30);
     ASSERT_GT(base.trained.merges.size(), 100u);
     for (int threads : {1, 2, 4, 8}) {
       for (size_t chunk : {size_t{1}, size_t{17}, size_t{1000}, size_t{65536}}) {
-        TrainResult r = TrainDocs(dir, *docs, 600, {"<|endoftext|>"}, threads, chunk);
+        TrainJobResult r = TrainDocs(dir, *docs, 600, {"<|endoftext|>"}, threads, chunk);
         ASSERT_EQ(r.trained.merges, base.trained.merges) << threads << " threads, chunk " << chunk;
         ASSERT_EQ(r.trained.vocab, base.trained.vocab);
         ASSERT_EQ(r.stats.pretokens, base.stats.pretokens);
@@ -291,12 +292,12 @@ TEST(TrainerTest, MergesRewrittenWhileCountsChangeAreTheSame) {
   gen.special_tokens = {"<|endoftext|>"};
   const std::vector<std::string> docs = {testing::RandomText(9, gen)};
   TempDir dir;
-  const TrainResult base = TrainDocs(dir, docs, 1000, {"<|endoftext|>"}, 1);
+  const TrainJobResult base = TrainDocs(dir, docs, 1000, {"<|endoftext|>"}, 1);
   ASSERT_GT(base.trained.merges.size(), 500u);
   for (int threads : {2, 4}) {
     for (size_t min_split_words : {size_t{8}, size_t{64}, size_t{4096}}) {
-      const TrainResult r = TrainDocs(dir, docs, 1000, {"<|endoftext|>"}, threads, 1 << 20,
-                                      Pattern::kGpt2, {}, "", min_split_words);
+      const TrainJobResult r = TrainDocs(dir, docs, 1000, {"<|endoftext|>"}, threads, 1 << 20,
+                                         Pattern::kGpt2, {}, "", min_split_words);
       ASSERT_EQ(r.trained.merges, base.trained.merges)
           << threads << " threads, split from " << min_split_words;
     }
@@ -397,7 +398,7 @@ TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {
   testing::WriteFile(options.inputs[1], std::string("hello wor") + "\xC3\x28" + " more");
   options.trainer.vocab_size = 300;
   options.chunk_bytes = 3;
-  absl::StatusOr<TrainResult> r = Train(options);
+  absl::StatusOr<TrainJobResult> r = Train(options);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("bad.txt"), absl::string_view::npos) << r.status();
   EXPECT_NE(r.status().message().find("byte offset 9"), absl::string_view::npos) << r.status();
@@ -416,7 +417,7 @@ TEST(TrainerTest, RejectsBadConfig) {
   EXPECT_FALSE(Train(options).ok());
   options.trainer.special_tokens = {};
   options.inputs = {dir.File("missing.txt")};
-  absl::StatusOr<TrainResult> r = Train(options);
+  absl::StatusOr<TrainJobResult> r = Train(options);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("missing.txt"), absl::string_view::npos);
   options.inputs = {dir.path()};

@@ -4,7 +4,7 @@
 
 namespace bpeforge::internal {
 
-EncodeTally::EncodeTally(const Tokenizer& tokenizer)
+EncodeTally::EncodeTally(const BpeCodec& tokenizer)
     : tokenizer_(&tokenizer),
       saved_(tokenizer.rank_limit()),
       id_counts_(tokenizer.id_limit()),

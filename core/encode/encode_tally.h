@@ -5,7 +5,7 @@
 // The vocabulary sizes come from one pass: a vocabulary cut to the tokens ranked below T (a
 // training stopped after its first T - 256 merges makes exactly those merges) encodes a
 // pre-token by the longest prefix of the full encoding's joins whose ranks are all below T
-// (Tokenizer::MergeTrace). So each join saves one token at every T above the highest rank
+// (BpeCodec::MergeTrace). So each join saves one token at every T above the highest rank
 // of the joins up to it, and adding those savings up by that rank gives every size at once.
 //
 //   EncodeTally tally(tokenizer);
@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 #include "core/pretokenize/text_class.h"
 
 namespace bpeforge::internal {
 
 class EncodeTally {
  public:
-  explicit EncodeTally(const Tokenizer& tokenizer);
+  explicit EncodeTally(const BpeCodec& tokenizer);
 
   // Adds `count` occurrences of the pre-token `piece`, of class `text_class`; returns the
   // number of tokens it encodes to.
@@ -49,8 +49,8 @@ class EncodeTally {
   const std::vector<uint64_t>& class_tokens() const { return class_tokens_; }
 
  private:
-  const Tokenizer* tokenizer_;
-  Tokenizer::MergeTrace trace_;
+  const BpeCodec* tokenizer_;
+  BpeCodec::MergeTrace trace_;
   // Every token counted as its bytes, before any join (special tokens as one).
   uint64_t unjoined_ = 0;
   // saved_[r]: tokens that joins save at every rank limit above r.

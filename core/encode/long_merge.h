@@ -1,6 +1,6 @@
 // tiktoken's byte pair merge for a pre-token of any length: the adjacent pair of parts whose
 // joined bytes have the lowest rank is joined, the leftmost of equal ranks first, until no pair
-// is a token. The quadratic scan (Tokenizer's short pieces) would take hours on a pre-token of
+// is a token. The quadratic scan (BpeCodec's short pieces) would take hours on a pre-token of
 // megabytes (a file of one letter, a long DNA sequence); this takes O(n log n) time and about
 // 8 bytes of memory per byte of the piece: 4 for the parts, 4 for each pair waiting to be
 // joined.

@@ -16,7 +16,7 @@ constexpr size_t kKeepBytes = 64;
 
 }  // namespace
 
-StreamEncoder::StreamEncoder(const Tokenizer& tokenizer, size_t max_pending, size_t cache_entries)
+StreamEncoder::StreamEncoder(const BpeCodec& tokenizer, size_t max_pending, size_t cache_entries)
     : tokenizer_(tokenizer), max_pending_(std::max<size_t>(max_pending, 1)), cache_(cache_entries) {
   for (const std::string& s : tokenizer.special_tokens().tokens()) {
     max_special_ = std::max(max_special_, s.size());
@@ -103,7 +103,7 @@ void StreamEncoder::CutAtPreTokens(std::vector<TokenId>* out) {
   fallback_at_ = max_pending_;
 }
 
-void EncodeIterable(const Tokenizer& tokenizer, absl::FunctionRef<bool(absl::string_view*)> next,
+void EncodeIterable(const BpeCodec& tokenizer, absl::FunctionRef<bool(absl::string_view*)> next,
                     absl::FunctionRef<void(absl::Span<const TokenId>)> sink) {
   StreamEncoder encoder(tokenizer);
   std::vector<TokenId> ids;

@@ -10,7 +10,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 
 namespace bpeforge::internal {
 
@@ -23,7 +23,7 @@ class StreamEncoder {
  public:
   // `cache_entries` bounds the cache of recent pre-tokens (0: none, for callers that must
   // not allocate as they go).
-  explicit StreamEncoder(const Tokenizer& tokenizer, size_t max_pending = 1 << 20,
+  explicit StreamEncoder(const BpeCodec& tokenizer, size_t max_pending = 1 << 20,
                          size_t cache_entries = 1 << 16);
   // Appends to *out the ids that are final once `piece` is added.
   void Push(absl::string_view piece, std::vector<TokenId>* out);
@@ -35,7 +35,7 @@ class StreamEncoder {
   void Emit(size_t cut, std::vector<TokenId>* out);
   void CutAtPreTokens(std::vector<TokenId>* out);
 
-  const Tokenizer& tokenizer_;
+  const BpeCodec& tokenizer_;
   size_t max_pending_;
   size_t max_special_ = 0;  // length of the longest special token
   std::string pending_;
@@ -46,7 +46,7 @@ class StreamEncoder {
 
 // The ids of the concatenation of the pieces `next` yields (until it returns false), handed
 // to `sink` in order as soon as they are final (tiktoken's encode_iterable).
-void EncodeIterable(const Tokenizer& tokenizer, absl::FunctionRef<bool(absl::string_view*)> next,
+void EncodeIterable(const BpeCodec& tokenizer, absl::FunctionRef<bool(absl::string_view*)> next,
                     absl::FunctionRef<void(absl::Span<const TokenId>)> sink);
 
 }  // namespace bpeforge::internal

@@ -25,9 +25,9 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "core/count/pretoken_counts.h"
 #include "core/internal/parallelism.h"
 #include "core/internal/types.h"
-#include "core/train/pretoken_counts.h"
 
 namespace bpeforge::internal {
 

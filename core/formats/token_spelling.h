@@ -1,6 +1,6 @@
 // How the writers of tokenizer files see a vocabulary: one token at a time, by id, and each
 // merge's two parts. Either a vocabulary held as bytes (a model a user made or loaded), or
-// training's tree of tokens (core/internal/token_tree.h), spelled out as each token is asked
+// training's tree of tokens (core/train/token_tree.h), spelled out as each token is asked
 // for, so that writing a vocabulary many times the corpus (a file of one letter) never holds
 // it whole.
 //
@@ -21,8 +21,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
-#include "core/internal/token_tree.h"
 #include "core/internal/types.h"
+#include "core/train/token_tree.h"
 
 namespace bpeforge::internal {
 

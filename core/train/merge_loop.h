@@ -12,9 +12,9 @@
 #include <functional>
 
 #include "core/internal/parallelism.h"
-#include "core/internal/token_tree.h"
 #include "core/internal/types.h"
 #include "core/train/indexed_word.h"
+#include "core/train/token_tree.h"
 #include "core/train/word_table.h"
 
 namespace bpeforge::internal {

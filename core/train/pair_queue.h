@@ -20,7 +20,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/internal/token_tree.h"
+#include "core/train/token_tree.h"
 
 namespace bpeforge::internal {
 

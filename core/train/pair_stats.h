@@ -19,9 +19,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/internal/huge_pages.h"
 #include "core/internal/parallelism.h"
-#include "core/internal/token_tree.h"
 #include "core/train/merge_changes.h"
 #include "core/train/pair_queue.h"
+#include "core/train/token_tree.h"
 
 namespace bpeforge::internal {
 

@@ -13,12 +13,12 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/count/counting_table.h"
+#include "core/count/pretoken_counts.h"
 #include "core/internal/parallelism.h"
-#include "core/internal/token_tree.h"
 #include "core/internal/types.h"
-#include "core/train/counting_table.h"
 #include "core/train/merge_loop.h"
-#include "core/train/pretoken_counts.h"
+#include "core/train/token_tree.h"
 #include "core/train/word_table.h"
 
 namespace bpeforge::internal {
@@ -29,7 +29,7 @@ struct TrainerConfig {
   IdLayout layout = IdLayout::kBytesFirst;
   MergeRules rules;
   // Whether TrainedVocab holds the vocabulary and merges as byte strings, or only as the tree
-  // (for a writer that spells them out one at a time: see core/internal/token_tree.h).
+  // (for a writer that spells them out one at a time: see core/train/token_tree.h).
   bool spell_out = true;
 };
 

@@ -12,8 +12,8 @@
 //   std::string scratch;
 //   absl::string_view s = tree.Bytes(abab, &scratch);       // "abab"
 //   int order = tree.Compare(ab, abab);                      // < 0
-#ifndef BPEFORGE_CORE_INTERNAL_TOKEN_TREE_H_
-#define BPEFORGE_CORE_INTERNAL_TOKEN_TREE_H_
+#ifndef BPEFORGE_CORE_TRAIN_TOKEN_TREE_H_
+#define BPEFORGE_CORE_TRAIN_TOKEN_TREE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -65,4 +65,4 @@ class TokenTree {
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_INTERNAL_TOKEN_TREE_H_
+#endif  // BPEFORGE_CORE_TRAIN_TOKEN_TREE_H_

@@ -1,4 +1,4 @@
-#include "core/train/short_key_counts.h"
+#include "core/count/short_key_counts.h"
 
 #include <algorithm>
 #include <bit>

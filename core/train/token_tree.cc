@@ -1,4 +1,4 @@
-#include "core/internal/token_tree.h"
+#include "core/train/token_tree.h"
 
 #include <algorithm>
 #include <cstring>

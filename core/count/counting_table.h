@@ -5,8 +5,8 @@
 // plus length) held inline in a ShortKeyCounts: no allocation, no pointer chase and a cheap
 // compare per pre-token. Those of 16 to 31 bytes are packed into 32 bytes the same way
 // (MediumKeyCounts); longer ones go to an absl::flat_hash_map keyed by string.
-#ifndef BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
-#define BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
+#ifndef BPEFORGE_CORE_COUNT_COUNTING_TABLE_H_
+#define BPEFORGE_CORE_COUNT_COUNTING_TABLE_H_
 
 #include <cstdint>
 #include <functional>
@@ -20,10 +20,10 @@
 #include "absl/functional/function_ref.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/string_view.h"
+#include "core/count/short_key_counts.h"
 #include "core/internal/huge_pages.h"
 #include "core/internal/parallelism.h"
 #include "core/internal/short_key.h"
-#include "core/train/short_key_counts.h"
 
 namespace bpeforge::internal {
 
@@ -278,4 +278,4 @@ class CountingTable {
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_TRAIN_COUNTING_TABLE_H_
+#endif  // BPEFORGE_CORE_COUNT_COUNTING_TABLE_H_

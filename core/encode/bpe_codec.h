@@ -4,8 +4,8 @@
 // bytes are merged pairwise, always joining the adjacent pair whose concatenation has the
 // lowest rank, until no adjacent pair forms a token. Streaming encoding of text that arrives
 // in pieces is in core/encode/stream_encoder.h.
-#ifndef BPEFORGE_CORE_ENCODE_TOKENIZER_H_
-#define BPEFORGE_CORE_ENCODE_TOKENIZER_H_
+#ifndef BPEFORGE_CORE_ENCODE_BPE_CODEC_H_
+#define BPEFORGE_CORE_ENCODE_BPE_CODEC_H_
 
 #include <algorithm>
 #include <atomic>
@@ -25,8 +25,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/encode/encode_cache.h"
 #include "core/encode/long_tokens.h"
-#include "core/internal/huge_pages.h"
 #include "core/internal/short_key.h"
 #include "core/internal/types.h"
 #include "core/pretokenize/pretokenizer.h"
@@ -41,173 +41,39 @@ struct SpecialToken {
   std::optional<TokenId> id;
 };
 
-// Remembers the ids of recently seen pre-tokens. Not thread-safe: one per thread. Bounded:
-// it starts over when full. It pays only when most lookups hit (TinyStories-like text); text
-// whose pre-tokens rarely repeat (web text) encodes faster without it, so while
-// fewer than half of a window's lookups hit, it stands aside for a while (Find misses at once,
-// Insert keeps nothing), then tries again.
-class EncodeCache {
- public:
-  explicit EncodeCache(size_t max_entries = 1 << 16) : max_entries_(max_entries) {}
-  // The cached ids of `piece`, or false.
-  bool Find(absl::string_view piece, std::vector<TokenId>* out);
-  void Insert(absl::string_view piece, absl::Span<const TokenId> ids);
-  size_t size() const { return index_.size(); }
-
-  // A flag that, once it reads true, lets the encoding done with this cache end early, the ids
-  // then incomplete (for the caller that set it, which discards them): the text between two
-  // special tokens under a custom pattern, and a pre-token of megabytes, each take seconds.
-  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
-  const std::atomic<bool>* stop() const { return stop_; }
-
-  // In front of the rest: a direct-mapped table of recent short pre-tokens (short_key.h) with
-  // up to three ids inline, whatever the hit rate. A hit costs two loads, a multiply and a
-  // compare, where the path behind it hashes the bytes and probes the vocabulary (the whole
-  // tokens: most pre-tokens of English) and then this cache's map. Behind the front, once
-  // it has grown and kFarAfterMisses more pre-tokens have missed it, the far table: the same
-  // for 2^(kFarBits + 1) pre-tokens of up to six ids, two to a cache line. It is larger than the
-  // caches, so a lookup in it pays only if Prefetch asked for its line some pre-tokens before.
-  bool FindShort(const ShortKey& key, std::vector<TokenId>* out) const {
-    if (short_ == nullptr) return false;
-    const ShortSlot& slot = short_[ShortKeySlot(key, short_bits_)];
-    if (slot.size == 0 || !(slot.key == key)) return false;
-    // One to three ids: push_back each, where insert() would call memmove, which costs more
-    // than the copy.
-    for (uint32_t i = 0; i < slot.size; ++i) out->push_back(slot.ids[i]);
-    return true;
-  }
-  // Keeps the ids of `key` (a miss of FindShort) in the front (up to three) and the far table,
-  // in place of what their slots held.
-  void InsertShort(const ShortKey& key, absl::Span<const TokenId> ids);
-  // Behind FindShort: a hit is copied into the front too.
-  bool FindFar(const ShortKey& key, std::vector<TokenId>* out);
-  // Starts fetching the front's and the far table's slots of `key`, without looking whether the
-  // front holds it: that test would wait on the front's slot (2 MB, beyond L2), and the fetch
-  // would start too late. GCC 12 at -O3 also dropped a __builtin_prefetch placed behind that
-  // test.
-  void Prefetch(const ShortKey& key) const {
-    if (far_ == nullptr) return;
-    __builtin_prefetch(&short_[ShortKeySlot(key, short_bits_)]);
-    __builtin_prefetch(&far_[FarSlotOf(key)]);
-  }
-  bool has_far() const { return far_ != nullptr; }
-  // Counts `n` lookups of short pre-tokens (FindShort), for the choice of the far table. The
-  // encoder's loop adds them up after each text: a count in FindShort slowed the hits there.
-  void CountLookups(uint64_t n) { short_lookups_ += n; }
-
-  // The front starts at 4,096 slots of 32 bytes (128 KB, in L2) and grows to 65,536 (2 MB)
-  // once 16,384 pre-tokens have missed it, keeping what it holds: web text's pre-tokens hit
-  // the large one far more often, but a short text (an API call on a few KB) would pay more for
-  // zeroing 2 MB than it saves.
-  static constexpr int kSmallShortBits = 12, kLargeShortBits = 16;
-  static constexpr uint32_t kGrowAfterMisses = 1 << 14;
-  // 2^20 lines of two entries: 64 MB, made after a few MB of web text, where most of the
-  // pre-tokens that miss the front find their ids.
-  static constexpr int kFarBits = 20;
-  static constexpr uint32_t kFarAfterMisses = 1 << 18;
-  // ... and only if at least this share of the lookups missed the front meanwhile (web text
-  // does). Where the front seldom misses (TinyStories-like text), the ring the pre-tokens wait
-  // in costs more than the far table saves; the count starts again.
-  static constexpr uint32_t kFarFromMissShare = 8;  // 1/8
-
-  static constexpr uint32_t kWindow = 1 << 13;      // lookups whose hit rate decides
-  static constexpr uint32_t kStandAside = 1 << 17;  // lookups passed over when it is low
-
- private:
-  struct Slice {
-    uint32_t begin, size;
-  };
-  struct ShortSlot {
-    ShortKey key;
-    TokenId ids[3];
-    uint32_t size;  // 0: empty
-  };
-  // A far entry: the key, and up to six ids below 2^20 packed three to a word, their number
-  // in the top bits of the second word. Two entries share a cache line, the one last hit first
-  // and a newcomer second: twice the pre-tokens of slots of a line each in the same memory, and
-  // a second chance where two collide. The pre-tokens that reach it merge into a few ids, nearly
-  // all of them into six or fewer; the others, and the ids of vocabularies beyond 2^20, are
-  // merged each time.
-  struct FarEntry {
-    static constexpr size_t kMaxIds = 6;
-    static constexpr uint64_t kIdMask = (uint64_t{1} << 20) - 1;
-    static bool Fits(absl::Span<const TokenId> ids) {
-      if (ids.size() > kMaxIds) return false;
-      for (TokenId id : ids) {
-        if (id > kIdMask) return false;
-      }
-      return true;
-    }
-    FarEntry() = default;
-    FarEntry(const ShortKey& k, absl::Span<const TokenId> ids)  // ids that Fit
-        : key(k), words{0, uint64_t{ids.size()} << 60} {
-      for (size_t i = 0; i < ids.size(); ++i) words[i / 3] |= uint64_t{ids[i]} << (20 * (i % 3));
-    }
-    size_t size() const { return words[1] >> 60; }
-    TokenId Id(size_t i) const { return (words[i / 3] >> (20 * (i % 3))) & kIdMask; }
-
-    // An empty entry is all zero, which no key is: its length, in the top byte, is not 0.
-    bool empty() const { return key.hi == 0; }
-
-    ShortKey key;
-    uint64_t words[2];
-  };
-  struct alignas(64) FarBucket {
-    FarEntry way[2];
-  };
-  static constexpr size_t kFarBytes = sizeof(FarBucket) << kFarBits;
-  struct FreeFar {
-    void operator()(FarBucket* p) const { FreeMaybeHuge(p, kFarBytes); }
-  };
-  // Keeps `ids` in key's front slot, in place of what it held, if they fit (up to three).
-  void PutFront(const ShortKey& key, absl::Span<const TokenId> ids);
-  // Moves the front's entries into one of kLargeShortBits.
-  void GrowShort();
-  static size_t FarSlotOf(const ShortKey& key) { return ShortKeySlot(key, kFarBits); }
-
-  std::unique_ptr<ShortSlot[]> short_;  // made at the first insert
-  int short_bits_ = kSmallShortBits;
-  uint32_t short_misses_ = 0;
-  uint64_t short_lookups_ = 0;
-  std::unique_ptr<FarBucket[], FreeFar> far_;  // zeroed pages, made by InsertShort
-  size_t max_entries_;
-  uint32_t lookups_ = 0, hits_ = 0, aside_ = 0;
-  absl::flat_hash_map<std::string, Slice> index_;
-  std::vector<TokenId> ids_;
-  const std::atomic<bool>* stop_ = nullptr;
-};
-
-class Tokenizer {
+// Byte-level BPE both ways: text to ids (special tokens, pre-tokens, merges by rank) and ids
+// to bytes. The public bpeforge::Tokenizer (api/tokenizer.cc) is one of these and its files.
+class BpeCodec {
  public:
   // From a vocab (id -> bytes) and merges in rank order: the rank of a merge is its index.
   // Every single byte and every merge result must be in `vocab`; when two ids have the same
   // bytes the lower one is produced. `special_tokens` take their id from `vocab` when an
   // entry has the same bytes, else the next free ids in order.
-  static absl::StatusOr<Tokenizer> Create(const Vocab& vocab, const Merges& merges,
-                                          const std::vector<std::string>& special_tokens,
-                                          Pattern pattern = Pattern::kGpt2,
-                                          absl::string_view custom_regex = "");
+  static absl::StatusOr<BpeCodec> Create(const Vocab& vocab, const Merges& merges,
+                                         const std::vector<std::string>& special_tokens,
+                                         Pattern pattern = Pattern::kGpt2,
+                                         absl::string_view custom_regex = "");
   // As above, but an empty vocab entry is an id no token has (files that leave ids out), and
   // a special token may come with its id. A vocab entry that no merge makes is still a
   // pre-token's id when the whole pre-token is its bytes (as tiktoken looks a pre-token up
   // whole, and Hugging Face does with `ignore_merges`), unless `vocab_tokens_whole` is false
   // (Hugging Face without `ignore_merges`: merges alone).
-  static absl::StatusOr<Tokenizer> CreateWithIds(const Vocab& vocab, const Merges& merges,
-                                                 const std::vector<SpecialToken>& special_tokens,
-                                                 Pattern pattern = Pattern::kGpt2,
-                                                 absl::string_view custom_regex = "",
-                                                 bool vocab_tokens_whole = true);
+  static absl::StatusOr<BpeCodec> CreateWithIds(const Vocab& vocab, const Merges& merges,
+                                                const std::vector<SpecialToken>& special_tokens,
+                                                Pattern pattern = Pattern::kGpt2,
+                                                absl::string_view custom_regex = "",
+                                                bool vocab_tokens_whole = true);
   // From tiktoken ranks (token bytes, rank); a token's id is its rank. All 256 single bytes
   // must be present, ranks must be distinct.
-  static absl::StatusOr<Tokenizer> FromRanks(
+  static absl::StatusOr<BpeCodec> FromRanks(
       const std::vector<std::pair<std::string, TokenId>>& ranks,
       const std::vector<SpecialToken>& special_tokens, Pattern pattern = Pattern::kGpt2,
       absl::string_view custom_regex = "");
 
   class Builder;
 
-  Tokenizer(Tokenizer&&) = default;
-  Tokenizer& operator=(Tokenizer&&) = default;
+  BpeCodec(BpeCodec&&) = default;
+  BpeCodec& operator=(BpeCodec&&) = default;
 
   // `text` must be valid UTF-8 (Python strings always are); for other bytes the ids still
   // decode to the same bytes only if the pre-tokenizer tiles them, which is not promised.
@@ -277,6 +143,10 @@ class Tokenizer {
   }
 
  private:
+  // Pre-tokens up to this many bytes use tiktoken's quadratic scan, which is fastest on short
+  // input; longer ones a heap, so that a megabyte-long pre-token cannot take hours.
+  static constexpr size_t kLongPiece = 64;
+
   // What a token is to the encoder: its merge rank and the id it is written as.
   struct Entry {
     uint32_t rank;
@@ -284,8 +154,9 @@ class Tokenizer {
   };
   using EntryMap = absl::flat_hash_map<std::string, Entry>;
 
-  Tokenizer() = default;
-  static absl::StatusOr<Tokenizer> Finish(Tokenizer t, const std::vector<SpecialToken>& specials);
+  BpeCodec() = default;
+  // Builds the tables the encoder reads (bpe_codec_create.cc).
+  static absl::StatusOr<BpeCodec> Finish(BpeCodec t, const std::vector<SpecialToken>& specials);
   // The rank of the token `bytes` (two bytes or more), or UINT32_MAX.
   uint32_t RankOf(absl::string_view bytes) const;
   // Inside a short piece's merge a token is named by its rank, which is as unique as its bytes
@@ -309,9 +180,9 @@ class Tokenizer {
                     std::vector<TokenId>* out) const;
   // EncodeOrdinary with the pre-tokenizer's loop `loop`: a function per loop (WithLoop).
   template <typename Loop>
-  static void EncodeOrdinaryWith(Loop loop, const Tokenizer& tokenizer, absl::string_view text,
+  static void EncodeOrdinaryWith(Loop loop, const BpeCodec& tokenizer, absl::string_view text,
                                  EncodeCache* cache, std::vector<TokenId>* out);
-  class WaitingRing;  // pre-tokens on their way to EncodePacked while far slots are fetched
+  class LookAheadQueue;  // pre-tokens on their way to EncodePacked while their slots are fetched
   // Byte pair merging of a short piece; `on_join(rank)` hears of each join.
   template <typename OnJoin>
   void MergeShortWith(absl::string_view piece, std::vector<TokenId>* out, OnJoin on_join) const;
@@ -368,10 +239,10 @@ class Tokenizer {
 // then never held as bytes (long_tokens.h). It gives the tokenizer that Create gives the
 // vocab BuildVocab makes of the same merges.
 //
-//   Tokenizer::Builder builder(special_tokens, IdLayout::kBytesFirst);
+//   BpeCodec::Builder builder(special_tokens, IdLayout::kBytesFirst);
 //   for (...) BPEFORGE_RETURN_IF_ERROR(builder.AddMerge(left, right));
-//   absl::StatusOr<Tokenizer> t = std::move(builder).Finish({}, Pattern::kGpt2, "");
-class Tokenizer::Builder {
+//   absl::StatusOr<BpeCodec> t = std::move(builder).Finish({}, Pattern::kGpt2, "");
+class BpeCodec::Builder {
  public:
   Builder(const std::vector<std::string>& special_tokens, IdLayout layout);
   // Adds the next merge: both parts must be tokens already (bytes or earlier merges' results).
@@ -381,15 +252,15 @@ class Tokenizer::Builder {
   // Whether token `id` (below size()) has the bytes `bytes`.
   bool Is(TokenId id, absl::string_view bytes) const;
   // The tokenizer, with `extra_specials` after the layout's special tokens (at the next ids).
-  absl::StatusOr<Tokenizer> Finish(const std::vector<std::string>& extra_specials, Pattern pattern,
-                                   absl::string_view custom_regex) &&;
+  absl::StatusOr<BpeCodec> Finish(const std::vector<std::string>& extra_specials, Pattern pattern,
+                                  absl::string_view custom_regex) &&;
 
  private:
   std::optional<TokenId> Find(absl::string_view bytes) const;
-  Tokenizer t_;
+  BpeCodec t_;
   std::vector<SpecialToken> specials_;  // with their ids
 };
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_ENCODE_TOKENIZER_H_
+#endif  // BPEFORGE_CORE_ENCODE_BPE_CODEC_H_

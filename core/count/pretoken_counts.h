@@ -1,6 +1,6 @@
 // Counting pre-tokens: the first phase of training.
-#ifndef BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
-#define BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
+#ifndef BPEFORGE_CORE_COUNT_PRETOKEN_COUNTS_H_
+#define BPEFORGE_CORE_COUNT_PRETOKEN_COUNTS_H_
 
 #include <atomic>
 #include <cstdint>
@@ -9,9 +9,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "core/count/counting_table.h"
 #include "core/pretokenize/pretokenizer.h"
 #include "core/pretokenize/special_tokens.h"
-#include "core/train/counting_table.h"
 
 namespace bpeforge::internal {
 
@@ -77,4 +77,4 @@ uint64_t ScanPreTokens(absl::string_view text, const SpecialTokens& specials,
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_TRAIN_PRETOKEN_COUNTS_H_
+#endif  // BPEFORGE_CORE_COUNT_PRETOKEN_COUNTS_H_

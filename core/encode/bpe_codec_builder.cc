@@ -1,14 +1,14 @@
-// Tokenizer::Builder (tokenizer.h): a tokenizer made one merge at a time.
+// BpeCodec::Builder (bpe_codec.h): a tokenizer made one merge at a time.
 #include <utility>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "core/encode/tokenizer.h"
+#include "core/encode/bpe_codec.h"
 #include "core/internal/byte_unicode.h"
 
 namespace bpeforge::internal {
 
-Tokenizer::Builder::Builder(const std::vector<std::string>& special_tokens, IdLayout layout) {
+BpeCodec::Builder::Builder(const std::vector<std::string>& special_tokens, IdLayout layout) {
   const size_t k = special_tokens.size();
   t_.decoder_.resize(256 + k);
   // As LayoutNodes: bytes then special tokens, or special tokens then the bytes in GPT-2's
@@ -31,7 +31,7 @@ Tokenizer::Builder::Builder(const std::vector<std::string>& special_tokens, IdLa
   }
 }
 
-std::optional<TokenId> Tokenizer::Builder::Find(absl::string_view bytes) const {
+std::optional<TokenId> BpeCodec::Builder::Find(absl::string_view bytes) const {
   if (bytes.size() > LongTokens::kStoredBytes) {
     std::optional<LongTokens::Found> found = t_.long_.Find(bytes, t_.decoder_);
     if (found.has_value()) return found->id;
@@ -42,7 +42,7 @@ std::optional<TokenId> Tokenizer::Builder::Find(absl::string_view bytes) const {
   return it->second.id;
 }
 
-absl::Status Tokenizer::Builder::AddMerge(absl::string_view left, absl::string_view right) {
+absl::Status BpeCodec::Builder::AddMerge(absl::string_view left, absl::string_view right) {
   const std::optional<TokenId> l = Find(left), r = Find(right);
   const size_t merge = t_.merge_ids_.size();
   if (!l.has_value() || !r.has_value()) {
@@ -65,20 +65,20 @@ absl::Status Tokenizer::Builder::AddMerge(absl::string_view left, absl::string_v
   return absl::OkStatus();
 }
 
-bool Tokenizer::Builder::Is(TokenId id, absl::string_view bytes) const {
+bool BpeCodec::Builder::Is(TokenId id, absl::string_view bytes) const {
   if (t_.long_.contains(id)) return t_.long_.Equals(id, bytes, t_.decoder_);
   return id < t_.decoder_.size() && t_.decoder_[id] == bytes;
 }
 
-absl::StatusOr<Tokenizer> Tokenizer::Builder::Finish(const std::vector<std::string>& extra_specials,
-                                                     Pattern pattern,
-                                                     absl::string_view custom_regex) && {
+absl::StatusOr<BpeCodec> BpeCodec::Builder::Finish(const std::vector<std::string>& extra_specials,
+                                                   Pattern pattern,
+                                                   absl::string_view custom_regex) && {
   t_.pattern_ = pattern;
   t_.custom_regex_ = pattern == Pattern::kCustom ? std::string(custom_regex) : "";
   std::vector<SpecialToken> specials = std::move(specials_);
   // As Create gives them: the id of an ordinary token of the same bytes, else a new one.
   for (const std::string& s : extra_specials) specials.push_back({s, Find(s)});
-  return Tokenizer::Finish(std::move(t_), specials);
+  return BpeCodec::Finish(std::move(t_), specials);
 }
 
 }  // namespace bpeforge::internal

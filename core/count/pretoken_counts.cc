@@ -1,4 +1,4 @@
-#include "core/train/pretoken_counts.h"
+#include "core/count/pretoken_counts.h"
 
 #include <optional>
 

@@ -12,8 +12,8 @@
 // prefetch of the slot array fetches the first slot of the probed group, not the one found.
 // With a million distinct pre-tokens per worker nearly every such lookup goes to memory,
 // and the number of lines in flight is what bounds counting.
-#ifndef BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
-#define BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
+#ifndef BPEFORGE_CORE_COUNT_SHORT_KEY_COUNTS_H_
+#define BPEFORGE_CORE_COUNT_SHORT_KEY_COUNTS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -178,4 +178,4 @@ using MediumKeyCounts = PackedKeyCounts<MediumKey>;
 
 }  // namespace bpeforge::internal
 
-#endif  // BPEFORGE_CORE_TRAIN_SHORT_KEY_COUNTS_H_
+#endif  // BPEFORGE_CORE_COUNT_SHORT_KEY_COUNTS_H_

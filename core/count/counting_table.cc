@@ -1,4 +1,4 @@
-#include "core/train/counting_table.h"
+#include "core/count/counting_table.h"
 
 #include <algorithm>
 #include <limits>
