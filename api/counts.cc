@@ -96,11 +96,6 @@ absl::StatusOr<std::vector<std::string>> ExpandInputs(const std::vector<std::str
   return internal::ExpandInputs(inputs, include, left_out, count_files);
 }
 
-absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
-                                           const TrainOptions& options) {
-  return CountShare(inputs, options, 0, 1);
-}
-
 absl::StatusOr<CountedText> CountShare(const std::vector<std::string>& inputs,
                                        const TrainOptions& options, size_t share, size_t shares) {
   CountedText out;
@@ -170,7 +165,7 @@ struct CountFiles::Files {
     uint64_t distinct = 0;
   };
   Merged Merge(int threads) const;
-  // Trains on their counts added up (CountFiles::Train and TrainAndSave).
+  // Trains on their counts added up (CountFiles::Train, and TrainAndSave of CountFiles).
   absl::StatusOr<internal::TrainJobResult> Learn(const TrainOptions& options, bool spell_out);
 };
 
@@ -179,6 +174,16 @@ CountFiles::CountFiles(CountFiles&&) noexcept = default;
 CountFiles& CountFiles::operator=(CountFiles&&) noexcept = default;
 CountFiles::~CountFiles() = default;
 const CountedText& CountFiles::counted() const { return files_->counted; }
+
+absl::StatusOr<CountFiles> CountFiles::Count(const std::vector<std::string>& inputs,
+                                             const TrainOptions& options, const std::string& path) {
+  absl::StatusOr<CountedText> counted = CountAndSave(inputs, options, path);
+  if (!counted.ok()) return counted.status();
+  absl::StatusOr<CountFiles> files = Open({path});
+  if (!files.ok()) return files.status();
+  files->files_->counted.input = counted->input;  // what was read, which the file does not keep
+  return files;
+}
 
 absl::StatusOr<CountFiles> CountFiles::Open(const std::vector<std::string>& paths) {
   if (paths.empty()) return absl::InvalidArgumentError("no count file given");
@@ -284,9 +289,10 @@ absl::StatusOr<TrainResult> CountFiles::Train(const TrainOptions& options) {
   return FromInternal(*std::move(result), options);
 }
 
-absl::StatusOr<TrainStats> CountFiles::TrainAndSave(const TrainOptions& options,
-                                                    const std::string& dir) {
-  absl::StatusOr<internal::TrainJobResult> result = files_->Learn(options, /*spell_out=*/false);
+absl::StatusOr<TrainStats> TrainAndSave(CountFiles& files, const TrainOptions& options,
+                                        const std::string& dir) {
+  absl::StatusOr<internal::TrainJobResult> result =
+      files.files_->Learn(options, /*spell_out=*/false);
   if (!result.ok()) return result.status();
   return SaveTrained(*result, options, dir);
 }
@@ -341,20 +347,6 @@ absl::StatusOr<CountedText> CountFiles::Save(const std::string& path) {
     BPEFORGE_RETURN_IF_ERROR(f.CheckUnchanged());
   }
   BPEFORGE_RETURN_IF_ERROR(file.Commit());
-  return out;
-}
-
-absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths) {
-  absl::StatusOr<CountFiles> files = CountFiles::Open(paths);
-  if (!files.ok()) return files.status();
-  CountFiles::Files& f = *files->files_;
-  CountedText out = std::move(f.counted);
-  for (size_t i = 0; i < f.files.size(); ++i) {
-    internal::AddCounts(f.views[i].entries, f.views[i].distinct, &out.counts);
-    f.files[i].Release(0, f.files[i].data().size());
-    BPEFORGE_RETURN_IF_ERROR(f.files[i].CheckUnchanged());
-  }
-  out.distinct = out.counts.size();
   return out;
 }
 

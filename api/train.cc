@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "api/options.h"
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "core/formats/gpt2_files.h"
 #include "core/formats/hf_tokenizer_json.h"
 #include "core/formats/manifest.h"
@@ -165,15 +166,6 @@ absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
   job.inputs = inputs;
   absl::StatusOr<internal::TrainJobResult> result = internal::Train(job);
   if (!result.ok()) return result.status();
-  return FromInternal(*std::move(result), options);
-}
-
-absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
-                                            const TrainOptions& options) {
-  absl::StatusOr<internal::TrainJobResult> result =
-      internal::LearnFromCounts({&counts}, ToInternal(options));
-  if (!result.ok()) return result.status();
-  for (const auto& [word, n] : counts) result->stats.pretokens += n;
   return FromInternal(*std::move(result), options);
 }
 

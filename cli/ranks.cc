@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "absl/strings/str_format.h"
+#include "bpeforge/internal/front_ends.h"
 #include "cli/command_support.h"
 
 #ifdef BPEFORGE_WITH_MPI
@@ -18,7 +19,7 @@ namespace {
 
 absl::StatusOr<Counted> CountOneProcess(const std::vector<std::string>& inputs,
                                         const TrainOptions& options) {
-  absl::StatusOr<CountedText> counted = CountPreTokens(inputs, options);
+  absl::StatusOr<CountedText> counted = CountShare(inputs, options, 0, 1);
   if (!counted.ok()) return counted.status();
   return Counted{*std::move(counted), {}, {}};
 }

@@ -31,7 +31,7 @@ struct Counted {
   std::vector<uint64_t> peaks;         // every rank's peak RSS after counting (leader only)
   std::vector<uint64_t> sent;          // what every rank sent in the exchange (leader only)
 };
-// Collective: the counts of all ranks' shares (one process: CountPreTokens).
+// Collective: the counts of all ranks' shares (one process: CountShare of the whole).
 absl::StatusOr<Counted> Count(const std::vector<std::string>& inputs, const TrainOptions& options);
 // Collective: the leader's exit code, on every rank. Other ranks wait without spinning.
 int ExitCode(int leader_code);

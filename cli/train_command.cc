@@ -102,7 +102,7 @@ absl::StatusOr<TrainStats> TrainFromCountFiles(const TrainArgs& args,
   options->custom_pattern = counted.custom_pattern;
   options->special_tokens = counted.special_tokens;
   const double read_seconds = stopwatch.Seconds();
-  absl::StatusOr<TrainStats> stats = files->TrainAndSave(*options, args.out_dir);
+  absl::StatusOr<TrainStats> stats = TrainAndSave(*files, *options, args.out_dir);
   if (!stats.ok()) return stats.status();
   stats->pretokenize_seconds += read_seconds;  // with the adding up of several files
   stats->total_seconds += read_seconds;

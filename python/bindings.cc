@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "python/report_bindings.h"
 #include "python/support.h"
 

@@ -72,13 +72,22 @@ TEST(ApiTest, TrainMatchesReferenceAndCountsTrainTheSame) {
               internal::testing::ReferenceTrain(docs, vocab_size, kSpecials));
     EXPECT_EQ(trained->model.vocab.size(), trained->model.merges.size() + 257);
 
-    absl::StatusOr<CountedText> counts = CountPreTokens(paths, Options(vocab_size));
+    // Counted into a count file, opened, and trained from: the same model.
+    const std::string counts_path = dir.File(absl::StrCat(vocab_size, ".counts"));
+    absl::StatusOr<CountFiles> counts = CountFiles::Count(paths, Options(vocab_size), counts_path);
     ASSERT_TRUE(counts.ok()) << counts.status();
-    absl::StatusOr<TrainResult> from_counts =
-        TrainFromCounts(counts->counts, Options(vocab_size, 1));
+    EXPECT_TRUE(counts->counted().counts.empty());
+    EXPECT_EQ(counts->counted().special_tokens, kSpecials);
+    EXPECT_EQ(counts->counted().pretokens, trained->stats.pretokens);
+    EXPECT_EQ(counts->counted().distinct, trained->stats.distinct_pretokens);
+    EXPECT_EQ(counts->counted().input.documents, paths.size());
+    absl::StatusOr<TrainResult> from_counts = counts->Train(Options(vocab_size, 1));
     ASSERT_TRUE(from_counts.ok()) << from_counts.status();
     EXPECT_EQ(from_counts->model.merges, trained->model.merges);
     EXPECT_EQ(from_counts->model.vocab, trained->model.vocab);
+    absl::StatusOr<CountFiles> reopened = CountFiles::Open({counts_path});
+    ASSERT_TRUE(reopened.ok()) << reopened.status();
+    EXPECT_EQ(reopened->counted().distinct, counts->counted().distinct);
   }
 }
 
@@ -150,7 +159,7 @@ TEST(ApiTest, TrainAndSaveWritesTheFilesOfSaveTokenizer) {
     ASSERT_TRUE(stats.ok()) << stats.status();
     EXPECT_EQ(stats->vocab_size, trained->model.vocab.size());
     EXPECT_EQ(stats->merges, trained->model.merges.size());
-    absl::StatusOr<CountedText> counts = CountPreTokens(paths, options);
+    absl::StatusOr<CountedText> counts = CountShare(paths, options, 0, 1);
     ASSERT_TRUE(counts.ok()) << counts.status();
     ASSERT_TRUE(TrainFromCountsAndSave(counts->counts, options, dir.File(name + "-counts")).ok());
     for (const char* file : kFiles) {
@@ -179,7 +188,7 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
       TrainOptions options = Options(300, threads);
       options.chunk_bytes = chunk;
       const std::string name = absl::StrCat(threads, "-", chunk);
-      absl::StatusOr<CountedText> counted = CountPreTokens(paths, options);
+      absl::StatusOr<CountedText> counted = CountShare(paths, options, 0, 1);
       ASSERT_TRUE(counted.ok()) << counted.status();
       ASSERT_TRUE(SaveCounts(*counted, dir.File(name + "-map.counts")).ok());
       absl::StatusOr<CountedText> saved = CountAndSave(paths, options, dir.File(name + ".counts"));
@@ -193,9 +202,6 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
       EXPECT_EQ(saved->pretokens, counted->pretokens);
       EXPECT_EQ(saved->bytes, counted->bytes);
       EXPECT_EQ(saved->special_tokens, kSpecials);
-      absl::StatusOr<CountedText> loaded = LoadCounts({dir.File(name + ".counts")});
-      ASSERT_TRUE(loaded.ok()) << loaded.status();
-      EXPECT_EQ(loaded->counts, counted->counts);
     }
   }
   // A bad input leaves no file behind, and the file it would replace as it was.
@@ -212,6 +218,8 @@ TEST(ApiTest, CountAndSaveWritesTheFileOfSaveCounts) {
   absl::Status over_input = CountAndSave(paths, Options(300), paths[1]).status();
   EXPECT_EQ(over_input.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(over_input.message().find("refusing to overwrite"), std::string::npos) << over_input;
+  EXPECT_EQ(CountFiles::Count(paths, Options(300), paths[1]).status().code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(internal::testing::ReadFileOrDie(paths[1]), input);
 }
 
@@ -233,7 +241,7 @@ TEST(ApiTest, CountAndSaveSortsALargeRunOnEveryThread) {
   for (int threads : {2, 3}) {
     const TrainOptions options = Options(300, threads);
     const std::string name = absl::StrCat(threads);
-    absl::StatusOr<CountedText> counted = CountPreTokens({path}, options);
+    absl::StatusOr<CountedText> counted = CountShare({path}, options, 0, 1);
     ASSERT_TRUE(counted.ok()) << counted.status();
     ASSERT_GT(counted->counts.size(), size_t{1} << 16);
     ASSERT_TRUE(SaveCounts(*counted, dir.File(name + "-map.counts")).ok());
@@ -270,9 +278,6 @@ TEST(ApiTest, CountFilesAddUpToTheCountOfTheWhole) {
     EXPECT_EQ(internal::testing::ReadFileOrDie(merged), expected) << shares;
     EXPECT_EQ(saved->distinct, whole->distinct);
     EXPECT_EQ(saved->pretokens, whole->pretokens);
-    absl::StatusOr<CountedText> loaded = LoadCounts(parts);
-    ASSERT_TRUE(loaded.ok()) << loaded.status();
-    EXPECT_EQ(loaded->counts.size(), whole->distinct);
   }
 }
 
@@ -325,7 +330,7 @@ TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
   const std::vector<std::string> paths = WriteDocs(dir, &docs, 4);
   const char* kFiles[] = {"vocab.json", "merges.txt", "tokenizer.json", "tokenizer.tiktoken"};
   // One count file of the whole, and the same counts in two files (shares added up).
-  absl::StatusOr<CountedText> whole = CountPreTokens(paths, Options(300));
+  absl::StatusOr<CountedText> whole = CountShare(paths, Options(300), 0, 1);
   ASSERT_TRUE(whole.ok()) << whole.status();
   ASSERT_TRUE(SaveCounts(*whole, dir.File("whole.counts")).ok());
   for (size_t share : {0, 1}) {
@@ -347,7 +352,7 @@ TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
       for (size_t vocab_size : {300, 420, 300}) {
         const std::string name = absl::StrCat(set.size(), "-", threads, "-", vocab_size);
         TrainOptions options = Options(vocab_size, threads);
-        absl::StatusOr<TrainStats> stats = files->TrainAndSave(options, dir.File(name));
+        absl::StatusOr<TrainStats> stats = TrainAndSave(*files, options, dir.File(name));
         ASSERT_TRUE(stats.ok()) << stats.status();
         EXPECT_EQ(stats->pretokens, whole->pretokens);
         EXPECT_EQ(stats->distinct_pretokens, whole->counts.size());
@@ -375,12 +380,12 @@ TEST(ApiTest, CountFilesTrainAsTheTextForEveryVocabSize) {
       // Options that differ from what the files were counted with are refused.
       TrainOptions other = Options(300, threads);
       other.special_tokens = {"<|other|>"};
-      EXPECT_EQ(files->TrainAndSave(other, dir.File("other")).status().code(),
+      EXPECT_EQ(TrainAndSave(*files, other, dir.File("other")).status().code(),
                 absl::StatusCode::kInvalidArgument);
       EXPECT_EQ(files->Train(other).status().code(), absl::StatusCode::kInvalidArgument);
       other = Options(300, threads);
       other.pattern = Pattern::kCl100k;
-      absl::Status refused = files->TrainAndSave(other, dir.File("other")).status();
+      absl::Status refused = TrainAndSave(*files, other, dir.File("other")).status();
       EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
       EXPECT_NE(refused.message().find("pattern gpt2"), std::string::npos) << refused;
       EXPECT_FALSE(std::filesystem::exists(dir.File("other")));
@@ -460,9 +465,12 @@ TEST(ApiTest, ACancelFlagStopsTrainingAndEncoding) {
   TrainOptions options = Options(400);
   options.cancel = &cancel;
   EXPECT_EQ(Train(paths, options).status().code(), absl::StatusCode::kCancelled);
-  absl::StatusOr<CountedText> counts = CountPreTokens(paths, Options(400));
-  ASSERT_TRUE(counts.ok());
-  EXPECT_EQ(TrainFromCounts(counts->counts, options).status().code(), absl::StatusCode::kCancelled);
+  absl::StatusOr<CountFiles> counts = CountFiles::Count(paths, Options(400), dir.File("c.counts"));
+  ASSERT_TRUE(counts.ok()) << counts.status();
+  EXPECT_EQ(counts->Train(options).status().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(CountFiles::Count(paths, options, dir.File("d.counts")).status().code(),
+            absl::StatusCode::kCancelled);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("d.counts")));
 
   const Tokenizer t = TrainedOn(paths);
   EncodeFilesOptions encode;

@@ -92,12 +92,21 @@ TEST(DocumentCounterTest, SavedCountsTrainAsTheDocuments) {
   ASSERT_TRUE(saved.ok()) << saved.status();
   EXPECT_EQ(saved->special_tokens, kSpecials);
 
-  absl::StatusOr<CountedText> loaded = LoadCounts({dir.File("docs.counts")});
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  absl::StatusOr<CountedText> from_file = CountPreTokens({joined}, counting);
+  // The counts of the joined text (whose bytes also hold the separators): the same pre-tokens,
+  // and so the same merges.
+  absl::StatusOr<CountFiles> from_file =
+      CountFiles::Count({joined}, counting, dir.File("joined.counts"));
   ASSERT_TRUE(from_file.ok()) << from_file.status();
-  EXPECT_EQ(loaded->counts, from_file->counts);
-  EXPECT_EQ(saved->distinct, from_file->counts.size());
+  EXPECT_EQ(saved->distinct, from_file->counted().distinct);
+  EXPECT_EQ(saved->pretokens, from_file->counted().pretokens);
+  absl::StatusOr<CountFiles> opened = CountFiles::Open({dir.File("docs.counts")});
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  absl::StatusOr<TrainResult> from_docs = opened->Train(Options(600, 2));
+  ASSERT_TRUE(from_docs.ok()) << from_docs.status();
+  absl::StatusOr<TrainResult> from_text = from_file->Train(Options(600, 2));
+  ASSERT_TRUE(from_text.ok()) << from_text.status();
+  EXPECT_EQ(from_docs->model.merges, from_text->model.merges);
+  EXPECT_EQ(from_docs->model.merge_counts, from_text->model.merge_counts);
   // Once trained from or saved, the counter takes nothing more.
   EXPECT_EQ(counter->Train().status().code(), absl::StatusCode::kFailedPrecondition);
   const std::vector<absl::string_view> more = {"more"};

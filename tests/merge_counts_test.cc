@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "parallel/train.h"
 #include "tests/reference_trainer.h"
 #include "tests/test_util.h"

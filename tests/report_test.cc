@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "bpeforge/bpeforge.h"
+#include "bpeforge/internal/front_ends.h"
 #include "core/internal/utf8.h"
 #include "tests/reference_trainer.h"
 #include "tests/test_util.h"

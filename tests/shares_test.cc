@@ -43,7 +43,7 @@ TEST(SharesTest, SharesAddUpToTheWhole) {
   TrainOptions options;
   options.special_tokens = {"<|endoftext|>"};
   options.chunk_bytes = 1000;
-  absl::StatusOr<CountedText> whole = CountPreTokens(inputs, options);
+  absl::StatusOr<CountedText> whole = CountShare(inputs, options, 0, 1);
   ASSERT_TRUE(whole.ok()) << whole.status();
   for (size_t shares : {1, 2, 3, 4, 7}) {
     PreTokenCounts sum;

@@ -11,9 +11,12 @@
 //   absl::StatusOr<bpeforge::TrainResult> trained = bpeforge::Train({"corpus.txt"}, options);
 //   if (!trained.ok()) return trained.status();
 //   if (absl::Status s = bpeforge::SaveTokenizer(trained->model, "out/tok"); !s.ok()) return s;
-//   // A batch job that only needs the files: the same files, the vocabulary never held whole.
-//   absl::StatusOr<bpeforge::TrainStats> stats = bpeforge::TrainAndSave({"corpus.txt"}, options,
-//                                                                       "out/tok");
+//   // Count once, train several sizes: the counts kept in a count file (CountFiles below).
+//   absl::StatusOr<bpeforge::CountFiles> counts =
+//       bpeforge::CountFiles::Count({"corpus.txt"}, options, "corpus.counts");
+//   if (!counts.ok()) return counts.status();
+//   options.vocab_size = 32000;
+//   absl::StatusOr<bpeforge::TrainResult> larger = counts->Train(options);
 //
 //   absl::StatusOr<bpeforge::Tokenizer> tok = bpeforge::Tokenizer::Load("out/tok");
 //   if (!tok.ok()) return tok.status();
@@ -165,7 +168,8 @@ struct TrainResult {
 using PreTokenCounts = absl::flat_hash_map<std::string, uint64_t>;
 
 // Pre-token counts with what they were counted with: the unit of reuse (train many vocab
-// sizes from one count) and of scale-out (count shards apart, add them up).
+// sizes from one count) and of scale-out (count shards apart, add them up). What the API
+// returns describes a count file, `counts` left empty: the counts stay in the file.
 struct CountedText {
   PreTokenCounts counts;
   Pattern pattern = Pattern::kGpt2;
@@ -173,74 +177,69 @@ struct CountedText {
   std::vector<std::string> special_tokens;
   uint64_t bytes = 0;      // of text counted
   uint64_t pretokens = 0;  // occurrences, the sum of `counts`
-  // Distinct pre-tokens: counts.size(), also where `counts` is left empty (CountAndSave, and
-  // CountFiles of one file); 0 where not yet known (several count files before they are added).
+  // Distinct pre-tokens, also where `counts` is left empty; 0 where not yet known (several
+  // count files before they are added up).
   uint64_t distinct = 0;
-  InputStats input;  // what was read to count them (not saved in count files)
+  // What was read to count them, from CountFiles::Count and DocumentCounter::Save (not saved in
+  // count files: zero for CountFiles::Open).
+  InputStats input;
 };
 
 // Trains on UTF-8 text files (memory-mapped, counted in parallel).
 BPEFORGE_API absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
                                                const TrainOptions& options);
-// Counts the pre-tokens of the files as Train does (options.special_tokens, pattern, threads,
-// chunk_bytes, cancel), so that several vocabulary sizes can be trained from one count.
-BPEFORGE_API absl::StatusOr<CountedText> CountPreTokens(const std::vector<std::string>& inputs,
-                                                        const TrainOptions& options);
-// CountPreTokens, then SaveCounts, the same file byte for byte, without the map: the workers'
-// own counts are sorted by the workers and merged as the file is written (less time and
-// memory). Returns what was counted, `counts` left empty.
-BPEFORGE_API absl::StatusOr<CountedText> CountAndSave(const std::vector<std::string>& inputs,
-                                                      const TrainOptions& options,
-                                                      const std::string& path);
-// Writes a count file (the format is in core/formats/counts_file.h: versioned, checksummed, sorted
-// so that its bytes do not depend on threads), whole or not at all.
-BPEFORGE_API absl::Status SaveCounts(const CountedText& counted, const std::string& path);
-// Reads count files and adds them up. Files counted with another pattern or other special
-// tokens than the first are refused, as are truncated or corrupted ones (checksum).
-BPEFORGE_API absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
-// Trains from counts; `options.pattern` is only recorded in the model.
-BPEFORGE_API absl::StatusOr<TrainResult> TrainFromCounts(const PreTokenCounts& counts,
-                                                         const TrainOptions& options);
 
-// Count files opened and checked whole (magic, version, checksum, order; all counted alike),
-// their counts left in the files: what they were counted with, training straight from them,
-// and adding them up into one. A file lists each pre-token once, sorted: one file's entries
-// become the training's words as they lie, and several are merged as they are read, never
-// held in a map. The files' pages are given back once read; each call reads them again (from
-// the page cache).
+// Count files (pre-token counts, the unit of a vocabulary sweep and of counting shards apart),
+// opened and checked whole (magic, version, checksum, order; all counted alike), their counts
+// left in the files: what they were counted with, training straight from them, and adding
+// them up into one. A file lists each pre-token once, sorted: one file's entries become the
+// training's words as they lie, and several are merged as they are read, never held in a map.
+// The files' pages are given back once read; each call reads them again (from the page
+// cache). The format is in docs/formats.md: versioned, checksummed, its bytes independent of
+// threads.
 //
 //   absl::StatusOr<bpeforge::CountFiles> files = bpeforge::CountFiles::Open({"web.counts"});
 //   if (!files.ok()) return files.status();
 //   options.pattern = files->counted().pattern;  // and custom_pattern, special_tokens: theirs
 //   for (size_t v : {10000, 32000, 50000}) {
 //     options.vocab_size = v;
-//     absl::StatusOr<bpeforge::TrainStats> s = files->TrainAndSave(options, absl::StrCat(v));
+//     absl::StatusOr<bpeforge::TrainResult> trained = files->Train(options);
+//     if (!trained.ok()) return trained.status();
+//     absl::Status s = bpeforge::SaveTokenizer(trained->model, absl::StrCat("tok-", v));
 //   }
 class BPEFORGE_API CountFiles {
  public:
+  // Reads count files to add them up. Files counted with another pattern or other special
+  // tokens than the first are refused, as are truncated or corrupted ones (checksum).
   static absl::StatusOr<CountFiles> Open(const std::vector<std::string>& paths);
+  // Counts the pre-tokens of text files as Train does (options.special_tokens, pattern,
+  // threads, chunk_bytes, progress, cancel; vocab_size is not used) into the count file
+  // `path`, written whole or not at all and never over one of the inputs, and opens it.
+  static absl::StatusOr<CountFiles> Count(const std::vector<std::string>& inputs,
+                                          const TrainOptions& options, const std::string& path);
   CountFiles(CountFiles&&) noexcept;
   CountFiles& operator=(CountFiles&&) noexcept;
   ~CountFiles();
 
   // What they were counted with, `counts` left empty; `bytes` and `pretokens` are the sums.
   const CountedText& counted() const;
-  // TrainFromCounts on the files' counts added up. options.pattern, custom_pattern and
-  // special_tokens must be those the files were counted with (else kInvalidArgument);
-  // kDataLoss if a file changed since Open.
+  // Learns merges from the files' counts added up, as Train does from the text they were
+  // counted from. options.pattern, custom_pattern and special_tokens must be those the files
+  // were counted with (else kInvalidArgument); kDataLoss if a file changed since Open.
   absl::StatusOr<TrainResult> Train(const TrainOptions& options);
-  // Train, then SaveTokenizer to `dir`, as TrainAndSave does (the vocabulary never spelled out).
-  absl::StatusOr<TrainStats> TrainAndSave(const TrainOptions& options, const std::string& dir);
-  // Writes their counts added up as one count file (what SaveCounts of LoadCounts writes),
-  // whole or not at all, never over one of them (kInvalidArgument, whatever links lead there);
-  // returns what it holds, `counts` left empty.
+  // Writes their counts added up as one count file (the file of counting all their text at
+  // once), whole or not at all, never over one of them (kInvalidArgument, whatever links lead
+  // there); returns what it holds, `counts` left empty.
   absl::StatusOr<CountedText> Save(const std::string& path);
 
  private:
   struct Files;
   explicit CountFiles(std::unique_ptr<Files> files);
   std::unique_ptr<Files> files_;
-  friend absl::StatusOr<CountedText> LoadCounts(const std::vector<std::string>& paths);
+  // The command line's training that writes as it spells (bpeforge/internal/front_ends.h).
+  friend BPEFORGE_API absl::StatusOr<TrainStats> TrainAndSave(CountFiles& files,
+                                                              const TrainOptions& options,
+                                                              const std::string& dir);
 };
 
 // Training from documents held in memory (a Python iterator, a database cursor, a stream of
@@ -283,8 +282,8 @@ class BPEFORGE_API DocumentCounter {
   // Waits for the documents added, then learns merges from their counts as Train does (with
   // the options of Start). Either this or Save, once.
   absl::StatusOr<TrainResult> Train();
-  // Waits for the documents added, then writes their counts as CountAndSave does, whole or not
-  // at all; returns what was counted, `counts` left empty.
+  // Waits for the documents added, then writes their counts as CountFiles::Count does, whole
+  // or not at all; returns what was counted, `counts` left empty.
   absl::StatusOr<CountedText> Save(const std::string& path);
 
  private:
@@ -304,19 +303,6 @@ class BPEFORGE_API DocumentCounter {
 // string, the first, which is the one encoding produces. All or nothing: on failure no file of
 // the set is left behind, and earlier files are kept as they were.
 BPEFORGE_API absl::Status SaveTokenizer(const BpeModel& model, const std::string& dir);
-
-// Train, then SaveTokenizer to `dir`, the same files byte for byte, without ever holding the
-// vocabulary's bytes: tokens are kept as pairs of earlier tokens and spelled out one at a time
-// as the files are written. For batch jobs (the command line trains this way): on text with
-// no safe cut, such as a file of one letter, tokens run to megabytes and the vocabulary to many
-// times the text, which a BpeModel would hold twice over.
-BPEFORGE_API absl::StatusOr<TrainStats> TrainAndSave(const std::vector<std::string>& inputs,
-                                                     const TrainOptions& options,
-                                                     const std::string& dir);
-// TrainFromCounts, then SaveTokenizer, the same way.
-BPEFORGE_API absl::StatusOr<TrainStats> TrainFromCountsAndSave(const PreTokenCounts& counts,
-                                                               const TrainOptions& options,
-                                                               const std::string& dir);
 
 // ---------------------------------------------------------------------------------------------
 // Tokenizing, with tiktoken's semantics: special tokens are matched first (leftmost, then

@@ -1,4 +1,5 @@
-// Trains on a small text, saves, loads and round-trips it through the installed library.
+// Trains on a small text, from the text and from its count file, saves, loads and round-trips
+// it through the installed library.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -18,6 +19,11 @@ int main(int argc, char** argv) {
   auto trained = bpeforge::Train({dir + "/corpus.txt"}, options);
   if (!trained.ok()) return std::fprintf(stderr, "%s\n", trained.status().ToString().c_str()), 1;
   if (auto s = bpeforge::SaveTokenizer(trained->model, dir + "/tok"); !s.ok()) return 1;
+  // The same merges from a count file: the public counting entry points link.
+  auto counts = bpeforge::CountFiles::Count({dir + "/corpus.txt"}, options, dir + "/c.counts");
+  if (!counts.ok()) return std::fprintf(stderr, "%s\n", counts.status().ToString().c_str()), 1;
+  auto from_counts = counts->Train(options);
+  if (!from_counts.ok() || from_counts->model.merges != trained->model.merges) return 1;
   auto tok = bpeforge::Tokenizer::Load(dir + "/tok");
   if (!tok.ok()) return std::fprintf(stderr, "%s\n", tok.status().ToString().c_str()), 1;
   const auto ids = tok->Encode(text);
