@@ -198,13 +198,13 @@ void PrintSummary(const nlohmann::json& report, double seconds, const std::strin
 int RunReport(const ReportArgs& args) {
   const Stopwatch stopwatch;
   absl::StatusOr<std::vector<size_t>> sizes = ParseSizes(args.sizes);
-  if (!sizes.ok()) return Fail(sizes.status());
+  if (!sizes.ok()) return UsageFail(sizes.status());
   absl::StatusOr<uint64_t> threads = ParseDecimal(args.threads, "--threads", 0, 4096);
-  if (!threads.ok()) return Fail(threads.status());
+  if (!threads.ok()) return UsageFail(threads.status());
   absl::StatusOr<uint64_t> list_length = ParseDecimal(args.list_length, "--list", 1, 100000);
-  if (!list_length.ok()) return Fail(list_length.status());
+  if (!list_length.ok()) return UsageFail(list_length.status());
   absl::StatusOr<uint64_t> max_groups = ParseDecimal(args.max_groups, "--max-groups", 1, 100000);
-  if (!max_groups.ok()) return Fail(max_groups.status());
+  if (!max_groups.ok()) return UsageFail(max_groups.status());
   MadeDirectories made;  // removed again unless the report is written
   if (absl::Status s = MakeWritableDir(args.out_dir, "--out", &made); !s.ok()) return Fail(s);
   absl::StatusOr<std::vector<ReportTokenizer>> tokenizers = LoadTokenizers(args.tokenizers);

@@ -263,7 +263,11 @@ TEST(TrainCliTest, UsageErrorsExitWithTwo) {
       "train " + in + " --vocab-size 300 --jsonl-field ''" + out,
       "count " + in + " --threads 100000" + out, "count " + in + " --jsonl-field ''" + out,
       "encode " + in + " --tokenizer " + dir.File("none") + " --threads 100000 --output " +
-          dir.File("ids")};
+          dir.File("ids"),
+      "report --tokenizer " + dir.File("none") + " " + in + " --sizes x" + out,
+      "report --tokenizer " + dir.File("none") + " " + in + " --threads 100000" + out,
+      "report --tokenizer " + dir.File("none") + " " + in + " --list 0" + out,
+      "report --tokenizer " + dir.File("none") + " " + in + " --max-groups 0" + out};
   for (const std::string& args : usage_errors) {
     auto r = RunCli(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
