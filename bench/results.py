@@ -10,7 +10,8 @@ something to compare with (a peer library, the previous binary given by --baseli
 text in another form), the two run in turn and the ratio is the median of the pairs' ratios.
 Each table row names the command, the corpus, the machine (nproc and CPU model) and the date.
 
-Areas: training, encoding, peers, python, counts, scale, inputs, reports (default: all).
+Areas: training, encoding, peers, python, counts, scale, inputs, reports, targets (default:
+all).
 
 Corpora are generated with build/bin/bpeforge-gen into --data (default data/, gitignored) and
 reused while their size matches, as bench/e2e.sh does. Rows that need what is missing are left
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gzip
 import hashlib
 import json
 import os
@@ -46,7 +48,7 @@ from typing import Callable, Optional
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 EOT = "<|endoftext|>"
-AREAS = ["training", "encoding", "peers", "python", "counts", "scale", "inputs", "reports"]
+AREAS = ["training", "encoding", "peers", "python", "counts", "scale", "inputs", "reports", "targets"]
 TITLES = {
     "training": "Training",
     "encoding": "Encoding and other commands",
@@ -56,6 +58,7 @@ TITLES = {
     "scale": "Scale",
     "inputs": "Inputs",
     "reports": "Reports",
+    "targets": "The SIMD paths' targets",
 }
 # GPT-2's pattern written out, so that --pattern runs it as a custom regex (Boost.Regex).
 GPT2_REGEX = r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
@@ -688,6 +691,67 @@ class Bench:
             "`train h1 h2` of the text (the same files)", check=same_halves))
         return rows
 
+    def local_text(self) -> Path:
+        """Real text of many kinds from this machine: Debian's documentation and manual pages
+        (gzip-decompressed), invalid UTF-8 dropped; made once into --data."""
+        path = self.data / "local-text.txt"
+        if path.is_file() and path.stat().st_size > 0:
+            return path
+        roots = [Path("/usr/share/doc"), Path("/usr/share/man"), Path("/usr/share/info")]
+        files = sorted(f for r in roots if r.is_dir() for f in r.rglob("*")
+                       if f.is_file() and not f.is_symlink())
+        if not files:
+            raise Skip("no documentation under /usr/share to make real text of")
+        note(f"making {path} from {len(files)} files of /usr/share ...")
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as out:
+            for f in files:
+                try:
+                    data = f.read_bytes()
+                    if f.suffix == ".gz":
+                        data = gzip.decompress(data)
+                    elif f.suffix in (".png", ".jpg", ".gif", ".pdf", ".svgz", ".xz", ".bz2"):
+                        continue
+                except (OSError, EOFError, gzip.BadGzipFile):
+                    continue
+                out.write(data.decode("utf-8", "ignore").encode("utf-8"))
+        tmp.rename(path)
+        return path
+
+    def targets(self) -> list:
+        """The SIMD paths' targets: each command as the target names it, the goal in the row."""
+        s = self.sizes
+        stories_big = self.corpus("stories", s.stories_big)
+        web = self.corpus("web", s.web)
+        mixed = self.local_text()
+        flags, shown = self.encode_flags(web)
+        rows = []
+        for name, corpus, goal in ((f"stories {s.stories_big}", stories_big, 2000),
+                                   (f"web {s.web}", web, 1600)):
+            rows.append(Row(
+                f"`bpeforge-pretokenize-only --threads 1` (goal: >= {goal:,} MB/s)", name,
+                whole([self.scan, corpus, "--threads", 1, "--special-token", EOT]),
+                rate_bytes=corpus.stat().st_size))
+        for name, corpus, vocab, goal in ((f"stories {s.stories_big}", stories_big,
+                                           s.vocab_stories, "1.0 s"),
+                                          (f"web {s.web}", web, s.vocab_web, "1.8 s")):
+            rows.append(Row(
+                f"`train --vocab-size {vocab}` (goal: <= {goal})", name,
+                whole([self.bpeforge, "train", corpus, "--vocab-size", vocab, "--special-token",
+                       EOT, "--out", self.out("train"), "--quiet"])))
+        ids = self.out("ids.u16")
+        for name, corpus, threads, goal in (
+                (f"web {s.web}", web, 0, 600), (f"stories {s.stories_big}", stories_big, 0, 1400),
+                (f"real text of this machine, {mixed.stat().st_size / 1e6:.0f} MB (Debian's "
+                 "documentation and manual pages)", mixed, 1, 300)):
+            shown_threads = " --threads 1" if threads else ""
+            rows.append(Row(
+                f"`encode {shown} --dtype uint16{shown_threads}` (goal: >= {goal:,} MB/s)", name,
+                whole([self.bpeforge, "encode", corpus, *flags, "--dtype", "uint16",
+                       "--threads", threads, "--quiet", "--output", ids]),
+                rate_bytes=corpus.stat().st_size))
+        return rows
+
     def scale(self) -> list:
         s = self.sizes
         rows = []
@@ -920,7 +984,7 @@ def main() -> None:
     builders = {"training": bench.training, "encoding": bench.encoding,
                 "peers": bench.peers_area, "python": bench.python_area,
                 "counts": bench.counts, "scale": bench.scale, "inputs": bench.inputs,
-                "reports": bench.reports}
+                "reports": bench.reports, "targets": bench.targets}
     tables = {}
     failed = False
     try:
