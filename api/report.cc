@@ -208,6 +208,18 @@ absl::StatusOr<std::pair<std::vector<std::optional<std::string>>, uint64_t>> Gro
   internal::TallyOptions tally;
   tally.threads = options.threads;
   tally.cancel = options.cancel;
+  if (options.progress || options.progress_figures) {
+    // A pass of its own before the tally, as long as reading the files once.
+    tally.progress = [&options](const ProgressFigures& figures) {
+      ProgressFigures grouping = figures;
+      grouping.phase = "grouping";
+      if (options.progress_figures) options.progress_figures(grouping);
+      if (options.progress) {
+        options.progress(
+            absl::StrCat(ProgressLine(grouping, 0), " (records by ", options.group_by, ")"));
+      }
+    };
+  }
   internal::JsonlOptions grouped = jsonl;
   grouped.group_field = options.group_by;
   auto values = internal::CountGroupValues(paths, grouped, tally);

@@ -19,7 +19,8 @@ class Progress(NamedTuple):
 
     ``phase`` is ``"pre-tokenizing"`` (reading and counting files; bytes as stored, so
     compressed bytes for compressed files), ``"counting"`` (documents from an iterator),
-    ``"merging"`` or ``"encoding"``; ``done`` of ``total`` ``unit``\\ s (``"bytes"``,
+    ``"merging"``, ``"encoding"`` or a report's ``"grouping"`` (reading JSON Lines for
+    the values of ``group_by``); ``done`` of ``total`` ``unit``\\ s (``"bytes"``,
     ``"merges"``, or ``"pre-tokens"`` for a report's encoding of the distinct pre-tokens;
     ``total`` is None where it is not known, as for an iterator); ``documents`` seen so far (0
     where not counted); ``rate`` in units per second since the phase began; ``seconds_left`` at

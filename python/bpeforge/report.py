@@ -99,8 +99,9 @@ def report(
     list; computed in one pass, exactly what training to that size and encoding gives), and
     token use (unused, unreachable, not whole UTF-8, most and least used, longest, the tokens
     of the rarest merges). ``tokenizers``: a ``Tokenizer``, a path ``load`` takes, a list of
-    them, or a dict of name to either. ``progress`` as for ``train_bpe``: ``"pre-tokenizing"``,
-    then ``"encoding"`` of the distinct pre-tokens, for each way of cutting text. Returns
+    them, or a dict of name to either. ``progress`` as for ``train_bpe``: with ``group_by``, first
+    ``"grouping"`` (the JSON Lines read once for the values); then ``"pre-tokenizing"`` and
+    ``"encoding"`` of the distinct pre-tokens, for each way of cutting text. Returns
     report.json as a dict; with ``out``, writes report.json and report.html (a self-contained
     page with the charts) into that folder.
 

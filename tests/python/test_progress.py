@@ -3,6 +3,7 @@ with the rate and the time left), or to a callable that receives the figures."""
 
 import contextlib
 import io
+import json
 
 import pytest
 
@@ -95,3 +96,21 @@ def test_report_gives_pre_tokenizing_and_encoding_figures(corpus, small_corpus):
     encoding = [p for p in seen if p.phase == "encoding"]
     assert all(p.unit == "pre-tokens" and 0 < p.done <= p.total for p in encoding)
     assert encoding[-1].done == encoding[-1].total
+
+
+def test_report_groups_records_in_a_phase_of_its_own(small_corpus, tmp_path):
+    """group_by= reads the JSON Lines once to find the groups before the tally: that pass
+    reports as "grouping", its end too."""
+    tok = bpeforge.Tokenizer(*bpeforge.train_bpe(small_corpus, 1000, SPECIAL), SPECIAL)
+    path = tmp_path / "records.jsonl"
+    lines = small_corpus.read_text(encoding="utf-8")[:200_000].split("\n")
+    path.write_text("".join(json.dumps({"text": line, "source": f"s{i % 3}"}) + "\n"
+                            for i, line in enumerate(lines)), encoding="utf-8")
+    seen = []
+    bpeforge.report(tok, [path], sizes=[500], group_by="source", progress=seen.append)
+    phases = [p.phase for p in seen]
+    assert "grouping" in phases and "encoding" in phases, phases
+    assert phases.index("grouping") < phases.index("encoding")
+    grouping = [p for p in seen if p.phase == "grouping"]
+    assert all(p.unit == "bytes" for p in grouping)
+    assert grouping[-1].done == grouping[-1].total == path.stat().st_size
