@@ -164,7 +164,7 @@ absl::StatusOr<TrainResult> Train(const std::vector<std::string>& inputs,
                                   const TrainOptions& options) {
   internal::TrainJob job = ToInternal(options);
   job.inputs = inputs;
-  absl::StatusOr<internal::TrainJobResult> result = internal::Train(job);
+  absl::StatusOr<internal::TrainJobResult> result = internal::RunTrainJob(job);
   if (!result.ok()) return result.status();
   return FromInternal(*std::move(result), options);
 }
@@ -174,7 +174,7 @@ absl::StatusOr<TrainStats> TrainAndSave(const std::vector<std::string>& inputs,
   internal::TrainJob job = ToInternal(options);
   job.inputs = inputs;
   job.trainer.spell_out = false;
-  absl::StatusOr<internal::TrainJobResult> result = internal::Train(job);
+  absl::StatusOr<internal::TrainJobResult> result = internal::RunTrainJob(job);
   if (!result.ok()) return result.status();
   return SaveTrained(*result, options, dir);
 }

@@ -157,7 +157,7 @@ absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_work
   return CountPreTokensInFiles(options.inputs, count_options);
 }
 
-absl::StatusOr<TrainJobResult> Train(const TrainJob& options) {
+absl::StatusOr<TrainJobResult> RunTrainJob(const TrainJob& options) {
   const auto start = std::chrono::steady_clock::now();
   if (options.shares != 1) {
     return absl::InvalidArgumentError("training takes the whole input (shares = 1)");

@@ -33,7 +33,7 @@ struct TrainJob {
   size_t min_split_words = Parallelism{}.min_split_words;
   // How far counting and merging have come, from any thread, a few times a second at most.
   std::function<void(const ProgressFigures&)> progress;
-  // Once it reads true, Train returns Cancelled within a fraction of a second.
+  // Once it reads true, RunTrainJob returns Cancelled within a fraction of a second.
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -44,10 +44,10 @@ struct TrainJobResult {
 
 // Counts the inputs' pre-tokens and learns merges on at most the hardware's threads;
 // stats.threads says how many.
-absl::StatusOr<TrainJobResult> Train(const TrainJob& options);
+absl::StatusOr<TrainJobResult> RunTrainJob(const TrainJob& options);
 
 // Learns merges from the workers' own tables of a count (CountInputs with per_worker, or a
-// DocumentCounter), as Train does after counting; the tables are dropped once copied into the
+// DocumentCounter), as RunTrainJob does after counting; the tables are dropped once copied into the
 // word table. stats gets the count's bytes, pre-tokens and input, and `counted_seconds` as the
 // pre-tokenize time.
 absl::StatusOr<TrainJobResult> LearnFromTables(ShardedCounts counts, const TrainJob& options,
@@ -62,11 +62,11 @@ std::function<void(uint64_t done, uint64_t total, uint64_t documents)> PreTokeni
 // oneTBB would not start them (and would say so on stderr).
 int ThreadsToUse(int requested);
 
-// Counts the inputs' pre-tokens as Train does (config checked, threads, progress, cancel);
+// Counts the inputs' pre-tokens as RunTrainJob does (config checked, threads, progress, cancel);
 // `per_worker` as in CountOptions.
 absl::StatusOr<ShardedCounts> CountInputs(const TrainJob& options, bool per_worker = false);
 
-// Learns merges from counts made before, as Train does after counting (options.inputs and
+// Learns merges from counts made before, as RunTrainJob does after counting (options.inputs and
 // options.chunk_bytes are not used). stats has no bytes, pre-tokens or pre-tokenize time.
 absl::StatusOr<TrainJobResult> LearnFromCounts(const std::vector<const PreTokenCounts*>& counts,
                                                const TrainJob& options);

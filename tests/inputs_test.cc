@@ -55,7 +55,7 @@ Merges TrainOn(const std::string& path, size_t chunk, int threads) {
   options.trainer.special_tokens = {"<|endoftext|>"};
   options.chunk_bytes = chunk;
   options.threads = threads;
-  absl::StatusOr<TrainJobResult> r = Train(options);
+  absl::StatusOr<TrainJobResult> r = RunTrainJob(options);
   EXPECT_TRUE(r.ok()) << r.status();
   return r.ok() ? r->trained.merges : Merges{};
 }
@@ -116,7 +116,7 @@ TEST(InputsTest, TruncatedAndCorruptedStreamsAreErrors) {
     TrainJob options;
     options.inputs = {path};
     options.trainer.vocab_size = 300;
-    absl::StatusOr<TrainJobResult> r = Train(options);
+    absl::StatusOr<TrainJobResult> r = RunTrainJob(options);
     ASSERT_FALSE(r.ok()) << f.name;
     EXPECT_NE(r.status().message().find(path + ": " + f.name + " data is truncated"),
               std::string::npos)
@@ -124,7 +124,7 @@ TEST(InputsTest, TruncatedAndCorruptedStreamsAreErrors) {
     std::string corrupt = data;
     for (size_t i = data.size() / 3; i < data.size() / 3 + 16; ++i) corrupt[i] ^= 0x5a;
     testing::WriteFile(path, corrupt);
-    r = Train(options);
+    r = RunTrainJob(options);
     ASSERT_FALSE(r.ok()) << f.name;
     EXPECT_NE(r.status().message().find("compressed byte offset"), std::string::npos) << r.status();
   }
@@ -133,7 +133,7 @@ TEST(InputsTest, TruncatedAndCorruptedStreamsAreErrors) {
   TrainJob options;
   options.inputs = {dir.File("utf8.gz")};
   options.trainer.vocab_size = 300;
-  absl::StatusOr<TrainJobResult> r = Train(options);
+  absl::StatusOr<TrainJobResult> r = RunTrainJob(options);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("invalid UTF-8 at byte offset 10 of its decompressed text"),
             std::string::npos)

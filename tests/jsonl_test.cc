@@ -69,7 +69,7 @@ absl::StatusOr<TrainJobResult> TrainOn(const std::vector<std::string>& inputs, s
   options.chunk_bytes = chunk;
   options.threads = threads;
   options.jsonl = std::move(jsonl);
-  return Train(options);
+  return RunTrainJob(options);
 }
 
 TEST(JsonlTest, TrainsAsThePlainTextOfItsDocuments) {

@@ -42,7 +42,7 @@ std::vector<uint64_t> TrainedCounts(const TempDir& dir, const std::vector<std::s
   job.trainer.special_tokens = specials;
   job.threads = threads;
   job.min_split_words = min_split_words;
-  absl::StatusOr<internal::TrainJobResult> result = internal::Train(job);
+  absl::StatusOr<internal::TrainJobResult> result = internal::RunTrainJob(job);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? CountsOf(result->trained.tokens) : std::vector<uint64_t>{};
 }

@@ -51,7 +51,7 @@ TrainJobResult TrainOn(const std::string& path, Pattern pattern, int threads, si
   job.pattern = pattern;
   job.threads = threads;
   job.chunk_bytes = chunk_bytes;
-  absl::StatusOr<TrainJobResult> result = Train(job);
+  absl::StatusOr<TrainJobResult> result = RunTrainJob(job);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *std::move(result) : TrainJobResult{};
 }

@@ -43,7 +43,7 @@ TrainJobResult TrainDocs(const TempDir& dir, const std::vector<std::string>& doc
   // By default every merge with threads > 1 splits its word rewrites among them, however few
   // words it has: the comparisons below then cover the split path, which large corpora take.
   options.min_split_words = min_split_words;
-  absl::StatusOr<TrainJobResult> result = Train(options);
+  absl::StatusOr<TrainJobResult> result = RunTrainJob(options);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *std::move(result) : TrainJobResult{};
 }
@@ -398,7 +398,7 @@ TEST(TrainerTest, InvalidUtf8IsReportedWithFileAndOffset) {
   testing::WriteFile(options.inputs[1], std::string("hello wor") + "\xC3\x28" + " more");
   options.trainer.vocab_size = 300;
   options.chunk_bytes = 3;
-  absl::StatusOr<TrainJobResult> r = Train(options);
+  absl::StatusOr<TrainJobResult> r = RunTrainJob(options);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("bad.txt"), absl::string_view::npos) << r.status();
   EXPECT_NE(r.status().message().find("byte offset 9"), absl::string_view::npos) << r.status();
@@ -411,17 +411,17 @@ TEST(TrainerTest, RejectsBadConfig) {
   testing::WriteFile(options.inputs[0], "abc");
   options.trainer.vocab_size = 256;
   options.trainer.special_tokens = {"<|endoftext|>"};
-  EXPECT_FALSE(Train(options).ok());  // 256 < 256 + 1
+  EXPECT_FALSE(RunTrainJob(options).ok());  // 256 < 256 + 1
   options.trainer.vocab_size = 300;
   options.trainer.special_tokens = {""};
-  EXPECT_FALSE(Train(options).ok());
+  EXPECT_FALSE(RunTrainJob(options).ok());
   options.trainer.special_tokens = {};
   options.inputs = {dir.File("missing.txt")};
-  absl::StatusOr<TrainJobResult> r = Train(options);
+  absl::StatusOr<TrainJobResult> r = RunTrainJob(options);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("missing.txt"), absl::string_view::npos);
   options.inputs = {dir.path()};
-  r = Train(options);
+  r = RunTrainJob(options);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("directory"), absl::string_view::npos);
 }
