@@ -48,7 +48,8 @@ from typing import Callable, Optional
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 EOT = "<|endoftext|>"
-AREAS = ["training", "encoding", "peers", "python", "counts", "scale", "inputs", "reports", "targets"]
+AREAS = ["training", "encoding", "peers", "python", "counts", "scale", "inputs", "reports",
+         "targets"]
 TITLES = {
     "training": "Training",
     "encoding": "Encoding and other commands",
@@ -706,12 +707,12 @@ class Bench:
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as out:
             for f in files:
+                if f.suffix in (".png", ".jpg", ".gif", ".pdf", ".svgz", ".xz", ".bz2"):
+                    continue
                 try:
                     data = f.read_bytes()
                     if f.suffix == ".gz":
                         data = gzip.decompress(data)
-                    elif f.suffix in (".png", ".jpg", ".gif", ".pdf", ".svgz", ".xz", ".bz2"):
-                        continue
                 except (OSError, EOFError, gzip.BadGzipFile):
                     continue
                 out.write(data.decode("utf-8", "ignore").encode("utf-8"))
